@@ -1,0 +1,24 @@
+// The nettopo XML archive (format: share/doc/archive-format.md, schema:
+// share/schema/nettopo-archive.xsd). Deterministic, compact (types stored once,
+// runs of machines stored as name ranges, links as one flat list) and exact.
+#pragma once
+
+#include <istream>
+#include <ostream>
+#include <string>
+
+#include "nettopo/cluster.hpp"
+
+namespace nettopo {
+
+inline constexpr int archive_version = 1;
+
+void write_archive(const Cluster& cluster, std::ostream& out);
+// Writes to a temporary file beside `path` and renames it into place, so a
+// failed or interrupted write never leaves a damaged archive. "-" is stdout.
+void save_archive(const Cluster& cluster, const std::string& path);
+
+// Throws InputError naming source_name on a malformed or newer archive.
+Cluster read_archive(std::istream& in, const std::string& source_name);
+
+} // namespace nettopo

@@ -1,0 +1,61 @@
+// Assembles a Cluster from machine types, machines, switches and links, and
+// checks it: unique names, valid links, sizes that fit the id types, and a
+// connected network unless allowed otherwise.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "nettopo/cluster.hpp"
+
+namespace nettopo {
+
+struct BuildOptions {
+    bool allow_disconnected = false;
+};
+
+class ClusterBuilder {
+public:
+    explicit ClusterBuilder(std::string name = {});
+
+    // Identical types (same tree, node level and latencies) are shared.
+    TypeId add_type(MachineType type);
+    // Errors (InputError) name the offending entity but no file: callers that
+    // read files add the location. Names are checked for uniqueness (machines
+    // and switches share one namespace) by build(); readers that want the
+    // line of a duplicate check as they go.
+    MachineId add_machine(std::string_view name, TypeId type);
+    SwitchId add_switch(std::string_view name);
+
+    // A link endpoint: a machine or a switch, by declaration index.
+    struct Endpoint {
+        bool is_switch = false;
+        std::uint32_t index = 0;
+    };
+    void add_link(Endpoint a, Endpoint b, double latency_ns, double bandwidth_gbps = 0,
+                  std::uint32_t multiplicity = 1);
+
+    std::uint32_t num_machines() const { return static_cast<std::uint32_t>(machine_types_.size()); }
+
+    // Throws InputError when the result would be invalid.
+    Cluster build(const BuildOptions& options = {}) &&;
+
+private:
+    struct PendingLink {
+        Endpoint a, b;
+        double latency_ns, bandwidth_gbps;
+        std::uint32_t multiplicity;
+    };
+    std::string name_;
+    std::vector<MachineType> types_;
+    std::unordered_map<std::string, TypeId> type_by_signature_;
+    std::vector<TypeId> machine_types_;
+    std::uint64_t total_pes_ = 0;
+    NameTable machine_names_;
+    NameTable switch_names_;
+    std::vector<PendingLink> links_;
+};
+
+} // namespace nettopo

@@ -1,0 +1,33 @@
+// Names of machines or switches: one character pool plus offsets, and a sorted
+// index for lookup by name. Compact enough for millions of hosts.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nettopo {
+
+class NameTable {
+public:
+    std::uint32_t size() const { return static_cast<std::uint32_t>(offsets_.size() - 1); }
+    std::string_view operator[](std::uint32_t i) const {
+        return std::string_view(pool_).substr(offsets_[i], offsets_[i + 1] - offsets_[i]);
+    }
+    void push_back(std::string_view name);
+    void reserve(std::size_t names, std::size_t chars);
+    // Builds the lookup index; call once after the last push_back.
+    void index();
+    std::optional<std::uint32_t> find(std::string_view name) const;
+    // First name that occurs twice, if any (needs index()).
+    std::optional<std::string_view> first_duplicate() const;
+
+private:
+    std::string pool_;
+    std::vector<std::uint64_t> offsets_{0};
+    std::vector<std::uint32_t> sorted_;
+};
+
+} // namespace nettopo

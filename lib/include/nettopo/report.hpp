@@ -1,0 +1,46 @@
+// Human and script views of a whole cluster: `summary` (counts, machine
+// types, node level, degree range, diameter) and `show` (an lstopo-like
+// indented tree of switches, machines and each machine type once).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "nettopo/cluster.hpp"
+
+namespace nettopo {
+
+struct ClusterSummary {
+    std::string name;
+    std::uint32_t pes, machines, nodes, switches, types;
+    std::uint64_t links;
+    std::uint32_t min_degree, max_degree; // over all network vertices
+    std::uint32_t components;
+    // Largest hop count between two machines of one component. Exact while a
+    // BFS from every machine stays under exact_diameter_budget steps, else a
+    // lower bound from a double sweep.
+    std::optional<std::uint32_t> diameter_hops;
+    bool diameter_exact = true;
+    struct TypeInfo {
+        std::string description;
+        std::string node_level;
+        std::uint32_t machines, pes_per_machine, nodes_per_machine;
+    };
+    std::vector<TypeInfo> machine_types;
+};
+
+inline constexpr std::uint64_t exact_diameter_budget = 200'000'000;
+
+ClusterSummary summarize(const Cluster& cluster);
+void write_summary_text(const ClusterSummary& s, std::ostream& out);
+void write_summary_json(const ClusterSummary& s, std::ostream& out);
+
+struct ShowOptions {
+    std::uint32_t max_listed = 32; // machines/switches listed before eliding; 0 = all
+};
+void write_show(const Cluster& cluster, std::ostream& out, const ShowOptions& options = {});
+
+} // namespace nettopo

@@ -1,0 +1,12 @@
+// Our own check of an hwloc synthetic description, run before hwloc sees it:
+// hwloc only answers EINVAL, and users deserve to know which token is wrong.
+#pragma once
+
+#include <string_view>
+
+namespace nettopo::detail {
+
+// Throws InputError naming the first bad token.
+void check_synthetic(std::string_view description);
+
+} // namespace nettopo::detail

@@ -1,0 +1,263 @@
+// Reader of the text description (grammar in share/doc/description-format.md).
+#include "nettopo/description.hpp"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "nettopo/error.hpp"
+#include "nettopo/hwloc_source.hpp"
+#include "parse_util.hpp"
+
+namespace nettopo {
+
+namespace {
+
+using Endpoint = ClusterBuilder::Endpoint;
+
+struct NameRange {
+    std::string prefix, suffix;
+    std::uint64_t first = 0, last = 0;
+    int width = 0; // zero padding, as Slurm's node[01-04]
+};
+
+class DescriptionReader {
+public:
+    DescriptionReader(const std::string& source, const LoadOptions& options)
+        : source_(source), options_(options), builder_(default_name(source)) {}
+
+    void statement(std::size_t line_no, const std::vector<std::string_view>& t) {
+        line_ = line_no;
+        const std::string_view kw = t[0];
+        if (kw == "name") {
+            expect(t.size() >= 2, "expected a name after 'name'");
+            std::string name(t[1]);
+            for (std::size_t i = 2; i < t.size(); ++i) name += fmt::format(" {}", t[i]);
+            name_ = name;
+        } else if (kw == "machine") {
+            expect(t.size() >= 3, "expected 'machine <name> <hwloc synthetic description>'");
+            const TypeId type = machine_type(t, 2);
+            declare_machine(t[1], type);
+        } else if (kw == "machines") {
+            expect(t.size() >= 3,
+                   "expected 'machines <prefix>[<a>-<b>] <hwloc synthetic description>'");
+            const NameRange r = name_range(t[1]);
+            const TypeId type = machine_type(t, 2);
+            for (std::uint64_t i = r.first; i <= r.last; ++i)
+                declare_machine(fmt::format("{}{:0{}}{}", r.prefix, i, r.width, r.suffix), type);
+        } else if (kw == "switch") {
+            expect(t.size() == 2, "expected 'switch <name>'");
+            claim(t[1], Endpoint{true, wrap([&] { return builder_.add_switch(t[1]).value; })});
+        } else if (kw == "link") {
+            link(t);
+        } else {
+            fail(fmt::format("unknown statement '{}' (expected name, machine, machines, switch or "
+                             "link)",
+                             kw));
+        }
+    }
+
+    Cluster finish() {
+        if (builder_.num_machines() == 0) throw InputError(source_, 0, "no machine is declared");
+        try {
+            Cluster c = std::move(builder_).build(options_.build);
+            if (name_) c.set_name(*name_);
+            return c;
+        } catch (const InputError& e) {
+            throw InputError(source_, 0, e.what());
+        }
+    }
+
+private:
+    static std::string default_name(const std::string& source) {
+        std::string s = source.substr(source.find_last_of('/') + 1);
+        return s.substr(0, s.find('.'));
+    }
+
+    [[noreturn]] void fail(const std::string& msg) const { throw InputError(source_, line_, msg); }
+    void expect(bool ok, const std::string& msg) const {
+        if (!ok) fail(msg);
+    }
+    // Library errors carry no location; give them this line's.
+    template <class F> auto wrap(F&& f) -> decltype(f()) {
+        try {
+            return f();
+        } catch (const InputError& e) {
+            fail(e.what());
+        }
+    }
+
+    void claim(std::string_view name, Endpoint e) {
+        auto [it, fresh] = names_.emplace(std::string(name), Declared{e, line_});
+        if (!fresh)
+            fail(fmt::format("duplicate name '{}': already declared as a {} on line {}", name,
+                             it->second.endpoint.is_switch ? "switch" : "machine",
+                             it->second.line));
+    }
+
+    void declare_machine(std::string_view name, TypeId type) {
+        if (names_.count(std::string(name))) claim(name, {}); // reports the duplicate
+        const MachineId id = wrap([&] { return builder_.add_machine(name, type); });
+        claim(name, Endpoint{false, id.value});
+    }
+
+    NameRange name_range(std::string_view s) {
+        const auto open = s.find('['), close = s.find(']');
+        const auto dash = s.find('-', open);
+        if (open == std::string_view::npos || close == std::string_view::npos ||
+            dash == std::string_view::npos || dash > close)
+            fail(fmt::format("bad machine range '{}': expected <prefix>[<a>-<b>], e.g. node[01-16]",
+                             s));
+        const std::string_view a = s.substr(open + 1, dash - open - 1);
+        const std::string_view b = s.substr(dash + 1, close - dash - 1);
+        const auto first = detail::parse_uint(a), last = detail::parse_uint(b);
+        if (!first || !last || a.size() > 18 || b.size() > 18)
+            fail(fmt::format("bad machine range '{}': the bounds must be non-negative integers", s));
+        if (*first > *last) fail(fmt::format("bad machine range '{}': {} > {}", s, *first, *last));
+        if (*last - *first >= max_id_count)
+            fail(fmt::format("machine range '{}' is larger than the 32-bit machine ids allow", s));
+        NameRange r{std::string(s.substr(0, open)), std::string(s.substr(close + 1)), *first,
+                    *last, 0};
+        if (a.size() > 1 && a[0] == '0') r.width = static_cast<int>(a.size());
+        return r;
+    }
+
+    // Tokens from `from` up to the first key=value form the synthetic
+    // description; the key=value options follow.
+    TypeId machine_type(const std::vector<std::string_view>& t, std::size_t from) {
+        std::string desc;
+        std::size_t i = from;
+        for (; i < t.size() && t[i].find('=') == std::string_view::npos; ++i) {
+            if (!desc.empty()) desc += ' ';
+            desc += t[i];
+        }
+        expect(!desc.empty(), "expected an hwloc synthetic description, e.g. pack:2 core:8 pu:2");
+        NodeLevel node = options_.node_level;
+        LevelLatencies lat = LevelLatencies::defaults();
+        std::string key = desc + '|';
+        for (; i < t.size(); ++i) {
+            key += fmt::format("{}|", t[i]);
+            const auto eq = t[i].find('=');
+            if (eq == std::string_view::npos)
+                fail(fmt::format("unexpected '{}' after the machine options (expected "
+                                 "node=<type> or lat.<type>=<ns>)",
+                                 t[i]));
+            const std::string_view k = t[i].substr(0, eq), v = t[i].substr(eq + 1);
+            if (k == "node") {
+                node = node_level(v);
+            } else if (k.starts_with("lat.")) {
+                const auto type = parse_object_type(k.substr(4));
+                if (!type || is_memory(*type))
+                    fail(fmt::format("unknown level '{}' in '{}'", k.substr(4), t[i]));
+                const auto ns = detail::parse_double(v);
+                if (!ns || *ns < 0)
+                    fail(fmt::format("bad latency '{}' in '{}': expected a number >= 0 (ns)", v,
+                                     t[i]));
+                lat[*type] = *ns;
+            } else {
+                fail(fmt::format("unknown machine option '{}' (expected node=<type> or "
+                                 "lat.<type>=<ns>)",
+                                 k));
+            }
+        }
+        if (auto it = types_.find(key); it != types_.end()) return it->second;
+        MachineTree tree = wrap([&] { return tree_from_synthetic(desc); });
+        const TypeId id = builder_.add_type(MachineType(desc, std::move(tree), node, lat));
+        types_.emplace(std::move(key), id);
+        return id;
+    }
+
+    NodeLevel node_level(std::string_view v) {
+        if (v == "auto") return {};
+        const auto type = parse_object_type(v);
+        if (!type || *type == ObjectType::MemCache)
+            fail(fmt::format("unknown node level '{}' (expected auto, a cache level, core, "
+                             "package, die, group, numa, pu or machine)",
+                             v));
+        return {*type};
+    }
+
+    Endpoint endpoint(std::string_view name) {
+        auto it = names_.find(std::string(name));
+        if (it == names_.end())
+            fail(fmt::format("unknown endpoint '{}': no machine or switch of that name is "
+                             "declared before this line",
+                             name));
+        return it->second.endpoint;
+    }
+
+    void link(const std::vector<std::string_view>& t) {
+        expect(t.size() >= 4, "expected 'link <endpoint> <endpoint> <latency-ns> "
+                              "[bandwidth=<Gbit/s>] [count=<n>]'");
+        const Endpoint a = endpoint(t[1]), b = endpoint(t[2]);
+        const auto lat = detail::parse_double(t[3]);
+        expect(lat.has_value(), fmt::format("bad latency '{}': expected a number of ns", t[3]));
+        expect(*lat >= 0, fmt::format("negative latency {} ns: latencies must be >= 0", t[3]));
+        double bw = 0;
+        std::uint64_t count = 1;
+        for (std::size_t i = 4; i < t.size(); ++i) {
+            if (t[i].starts_with("bandwidth=")) {
+                const auto v = detail::parse_double(t[i].substr(10));
+                expect(v && *v > 0, fmt::format("bad bandwidth '{}': expected a number > 0 "
+                                                "(Gbit/s)",
+                                                t[i].substr(10)));
+                bw = *v;
+            } else if (t[i].starts_with("count=")) {
+                const auto v = detail::parse_uint(t[i].substr(6));
+                expect(v && *v >= 1 && *v < max_id_count,
+                       fmt::format("bad count '{}': expected an integer >= 1", t[i].substr(6)));
+                count = *v;
+            } else {
+                fail(fmt::format("unexpected '{}' (expected bandwidth=<Gbit/s> or count=<n>)",
+                                 t[i]));
+            }
+        }
+        const auto key = pair_key(a, b);
+        if (auto [it, fresh] = links_.emplace(key, line_); !fresh)
+            fail(fmt::format("duplicate link between '{}' and '{}' (first on line {}; give "
+                             "parallel cables once with count=<n>)",
+                             t[1], t[2], it->second));
+        wrap([&] { builder_.add_link(a, b, *lat, bw, static_cast<std::uint32_t>(count)); });
+    }
+
+    static std::string pair_key(Endpoint a, Endpoint b) {
+        auto code = [](Endpoint e) { return (std::uint64_t{e.is_switch} << 32) | e.index; };
+        auto x = code(a), y = code(b);
+        if (y < x) std::swap(x, y);
+        return fmt::format("{}:{}", x, y);
+    }
+
+    struct Declared {
+        Endpoint endpoint;
+        std::size_t line;
+    };
+    const std::string& source_;
+    const LoadOptions& options_;
+    ClusterBuilder builder_;
+    std::optional<std::string> name_;
+    std::size_t line_ = 0;
+    std::unordered_map<std::string, Declared> names_;
+    std::unordered_map<std::string, TypeId> types_;
+    std::unordered_map<std::string, std::size_t> links_;
+};
+
+} // namespace
+
+Cluster read_description(std::istream& in, const std::string& source_name,
+                         const LoadOptions& options) {
+    DescriptionReader reader(source_name, options);
+    std::string line;
+    std::vector<std::string_view> tokens;
+    for (std::size_t line_no = 1; std::getline(in, line); ++line_no) {
+        std::string_view content(line);
+        content = content.substr(0, content.find('#'));
+        tokens.clear();
+        detail::for_each_token(content, [&](std::string_view t) { tokens.push_back(t); });
+        if (!tokens.empty()) reader.statement(line_no, tokens);
+    }
+    return reader.finish();
+}
+
+} // namespace nettopo

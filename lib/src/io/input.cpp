@@ -1,0 +1,131 @@
+#include "nettopo/input.hpp"
+
+#include <pugixml.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "nettopo/cluster_builder.hpp"
+#include "nettopo/error.hpp"
+#include "readers.hpp"
+
+namespace nettopo {
+
+namespace {
+
+std::string read_all(const std::string& path) {
+    if (path == "-")
+        return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path, 0, fmt::format("cannot read: {}", std::strerror(errno)));
+    std::string s{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    if (in.bad()) throw InputError(path, 0, fmt::format("read error: {}", std::strerror(errno)));
+    return s;
+}
+
+// Name of the root element, skipping the XML declaration, comments and a
+// DOCTYPE; empty when the text does not start like XML.
+std::string_view xml_root_name(std::string_view s) {
+    std::size_t i = 0;
+    if (s.starts_with("\xEF\xBB\xBF")) i = 3;
+    for (;;) {
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        if (i >= s.size() || s[i] != '<') return {};
+        if (s.compare(i, 4, "<!--") == 0) {
+            const auto end = s.find("-->", i);
+            if (end == std::string_view::npos) return {};
+            i = end + 3;
+        } else if (s.compare(i, 2, "<?") == 0 || s.compare(i, 2, "<!") == 0) {
+            const auto end = s.find('>', i);
+            if (end == std::string_view::npos) return {};
+            i = end + 1;
+        } else {
+            std::size_t j = i + 1;
+            while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j])) && s[j] != '>' &&
+                   s[j] != '/')
+                ++j;
+            return s.substr(i + 1, j - i - 1);
+        }
+    }
+}
+
+InputKind kind_of(std::string_view buffer, const std::string& source) {
+    const std::string_view root = xml_root_name(buffer);
+    if (root.empty()) return InputKind::Description;
+    if (root == "nettopo") return InputKind::Archive;
+    if (root == "topology") return InputKind::HwlocXml;
+    if (root == "topologydiff")
+        throw InputError(source, 0, "this is an hwloc topology diff; it needs its reference "
+                                    "host's XML to be applied to");
+    throw InputError(source, 0, fmt::format("unrecognised XML document <{}>: expected a nettopo "
+                                            "archive <nettopo> or an hwloc export <topology>",
+                                            root));
+}
+
+Cluster one_machine(HwlocMachine m, std::string description, std::string fallback_name,
+                    const LoadOptions& options) {
+    std::string name = m.hostname.empty() ? std::move(fallback_name) : m.hostname;
+    ClusterBuilder b(name);
+    const TypeId t = b.add_type(MachineType(std::move(description), std::move(m.tree),
+                                            options.node_level, LevelLatencies::defaults()));
+    b.add_machine(name, t);
+    return std::move(b).build(options.build);
+}
+
+std::string file_stem(const std::string& path) {
+    std::string s = path.substr(path.find_last_of('/') + 1);
+    if (auto dot = s.rfind('.'); dot != std::string::npos && dot > 0) s.resize(dot);
+    return s;
+}
+
+} // namespace
+
+const char* to_string(InputKind kind) {
+    switch (kind) {
+    case InputKind::Archive: return "nettopo archive";
+    case InputKind::Description: return "topology description";
+    case InputKind::HwlocXml: return "hwloc XML export";
+    }
+    return "?";
+}
+
+InputKind detect_input_kind(const std::string& path) { return kind_of(read_all(path), path); }
+
+Cluster load_cluster(const std::string& path, const LoadOptions& options) {
+    const std::string source = path == "-" ? "<stdin>" : path;
+    const std::string buffer = read_all(path);
+    switch (kind_of(buffer, source)) {
+    case InputKind::Archive: return detail::read_archive_buffer(buffer, source);
+    case InputKind::HwlocXml: {
+        // pugixml first: hwloc's parser only says "failed", we want the line.
+        pugi::xml_document doc;
+        if (auto ok = doc.load_buffer(buffer.data(), buffer.size()); !ok) {
+            const auto offset = static_cast<std::size_t>(ok.offset);
+            const auto line = 1 + std::count(buffer.begin(),
+                                             buffer.begin() + std::min(offset, buffer.size()), '\n');
+            throw InputError(source, static_cast<std::size_t>(line),
+                             fmt::format("malformed XML: {}", ok.description()));
+        }
+        const std::string stem = file_stem(source);
+        return one_machine(detail::load_hwloc_xml_buffer(buffer, source),
+                           "hwloc:" + source.substr(source.find_last_of('/') + 1), stem, options);
+    }
+    case InputKind::Description: {
+        std::istringstream in(buffer);
+        return read_description(in, source, options);
+    }
+    }
+    throw Error("unreachable input kind");
+}
+
+Cluster discover_cluster(const LoadOptions& options) {
+    return one_machine(discover_this_machine(), "this machine", "localhost", options);
+}
+
+} // namespace nettopo

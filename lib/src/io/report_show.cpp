@@ -1,0 +1,91 @@
+// lstopo-like text view of a cluster.
+#include <fmt/format.h>
+
+#include "nettopo/json_writer.hpp"
+#include "nettopo/report.hpp"
+
+namespace nettopo {
+
+namespace {
+
+// As hwloc prints sizes: in the largest unit that keeps at least 10 of them.
+std::string size_text(std::uint64_t bytes) {
+    if (bytes >= (10ull << 30)) return fmt::format("{}GB", bytes >> 30);
+    if (bytes >= (10ull << 20)) return fmt::format("{}MB", bytes >> 20);
+    return fmt::format("{}KB", bytes >> 10);
+}
+
+std::string object_label(const TreeObject& o) {
+    std::string s = fmt::format("{} L#{}", to_string(o.type), o.logical_index);
+    if (o.type == ObjectType::Machine) s = "Machine";
+    std::string extra;
+    if (o.os_index != unknown_os_index &&
+        (o.type == ObjectType::PU || o.type == ObjectType::Package || o.type == ObjectType::Die))
+        extra = fmt::format("P#{}", o.os_index);
+    if (o.size_bytes) extra = fmt::format("{}{}{}", extra, extra.empty() ? "" : " ", size_text(o.size_bytes));
+    return extra.empty() ? s : fmt::format("{} ({})", s, extra);
+}
+
+void show_tree(const MachineType& t, ObjectId id, int indent, std::ostream& out) {
+    const MachineTree& tree = t.tree();
+    const TreeObject& o = tree.object(id);
+    std::string line = object_label(o);
+    for (std::uint32_t n = 0; n < t.num_nodes(); ++n)
+        if (t.node_object(n) == id) line += fmt::format("  [node {}]", n);
+    out << fmt::format("{:{}}{}\n", "", indent, line);
+    for (const MemoryObject& m : tree.memory()) {
+        if (m.type == ObjectType::NUMANode && m.parent == id)
+            out << fmt::format("{:{}}NUMANode (P#{}{})\n", "", indent + 2,
+                               m.os_index == unknown_os_index ? std::string("?")
+                                                              : fmt::format("{}", m.os_index),
+                               m.size_bytes ? fmt::format(" {}", size_text(m.size_bytes)) : "");
+    }
+    for (ObjectId c : tree.children(id)) show_tree(t, c, indent + 2, out);
+}
+
+std::string neighbours_text(const Cluster& c, VertexId v) {
+    const Network& net = c.network();
+    const auto to = net.neighbors(v);
+    const auto links = net.neighbor_links(v);
+    constexpr std::size_t shown = 8;
+    std::string s;
+    for (std::size_t i = 0; i < to.size() && i < shown; ++i) {
+        const Link& l = net.links()[links[i]];
+        s += fmt::format("{}{} {}ns", i ? ", " : "", c.vertex_name(to[i]), format_number(l.latency_ns));
+        if (l.multiplicity > 1) s += fmt::format(" x{}", l.multiplicity);
+        if (l.bandwidth_gbps > 0) s += fmt::format(" {}Gb/s", format_number(l.bandwidth_gbps));
+    }
+    if (to.size() > shown) s += fmt::format(", ... {} more", to.size() - shown);
+    return s.empty() ? "(no link)" : s;
+}
+
+} // namespace
+
+void write_show(const Cluster& c, std::ostream& out, const ShowOptions& options) {
+    out << fmt::format("Cluster {}: {} machines, {} switches, {} links, {} PEs, {} nodes\n",
+                       c.name().empty() ? "(unnamed)" : c.name(), c.num_machines(),
+                       c.num_switches(), c.num_net_links(), c.num_pes(), c.num_nodes());
+    const std::uint32_t limit = options.max_listed ? options.max_listed : ~0u;
+    for (std::uint32_t s = 0; s < c.num_switches() && s < limit; ++s)
+        out << fmt::format("  Switch {}: {}\n", c.switch_name(SwitchId(s)),
+                           neighbours_text(c, c.vertex(SwitchId(s))));
+    if (c.num_switches() > limit)
+        out << fmt::format("  ... {} more switches\n", c.num_switches() - limit);
+    for (std::uint32_t m = 0; m < c.num_machines() && m < limit; ++m) {
+        const PeRange pes = c.pes_of_machine(MachineId(m));
+        out << fmt::format("  Machine {} (type {}, PEs {}-{}): {}\n", c.machine_name(MachineId(m)),
+                           c.type_of(MachineId(m)).value, pes.first, pes.first + pes.count - 1,
+                           neighbours_text(c, c.vertex(MachineId(m))));
+    }
+    if (c.num_machines() > limit)
+        out << fmt::format("  ... {} more machines\n", c.num_machines() - limit);
+    for (std::uint32_t t = 0; t < c.num_types(); ++t) {
+        const MachineType& type = c.type(TypeId(t));
+        out << fmt::format("Machine type {}: {} ({} PEs, {} nodes at level {})\n", t,
+                           type.description(), type.num_pus(), type.num_nodes(),
+                           to_string(type.node_type()));
+        show_tree(type, ObjectId(0), 2, out);
+    }
+}
+
+} // namespace nettopo

@@ -1,0 +1,140 @@
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "nettopo/json_writer.hpp"
+#include "nettopo/network_search.hpp"
+#include "nettopo/report.hpp"
+
+namespace nettopo {
+
+namespace {
+
+std::uint32_t count_components(const Network& net) {
+    std::vector<std::uint8_t> seen(net.num_vertices(), 0);
+    std::vector<std::uint32_t> stack;
+    std::uint32_t n = 0;
+    for (std::uint32_t s = 0; s < net.num_vertices(); ++s) {
+        if (seen[s]) continue;
+        ++n;
+        seen[s] = 1;
+        stack.push_back(s);
+        while (!stack.empty()) {
+            const std::uint32_t v = stack.back();
+            stack.pop_back();
+            for (VertexId w : net.neighbors(VertexId(v)))
+                if (!seen[w.value]) seen[w.value] = 1, stack.push_back(w.value);
+        }
+    }
+    return n;
+}
+
+// Largest finite machine-to-machine hop count seen from `from`, and the
+// machine where it is reached.
+std::pair<std::uint32_t, std::uint32_t> farthest_machine(NetworkSearch& search, const Network& net,
+                                                         VertexId from,
+                                                         std::vector<std::uint32_t>& hops) {
+    search.hops_from(from, hops);
+    std::pair<std::uint32_t, std::uint32_t> best{0, from.value};
+    for (std::uint32_t m = 0; m < net.num_machines(); ++m)
+        if (hops[m] != NetworkSearch::unreachable_hops && hops[m] > best.first) best = {hops[m], m};
+    return best;
+}
+
+} // namespace
+
+ClusterSummary summarize(const Cluster& c) {
+    const Network& net = c.network();
+    ClusterSummary s{};
+    s.name = c.name();
+    s.pes = c.num_pes();
+    s.machines = c.num_machines();
+    s.nodes = c.num_nodes();
+    s.switches = c.num_switches();
+    s.types = c.num_types();
+    s.links = c.num_net_links();
+    s.min_degree = ~0u;
+    for (std::uint32_t v = 0; v < net.num_vertices(); ++v) {
+        s.min_degree = std::min(s.min_degree, net.degree(VertexId(v)));
+        s.max_degree = std::max(s.max_degree, net.degree(VertexId(v)));
+    }
+    s.components = count_components(net);
+
+    NetworkSearch search(net);
+    std::vector<std::uint32_t> hops;
+    const std::uint64_t work = std::uint64_t{net.num_machines()} *
+                               (net.num_vertices() + 2 * std::uint64_t{net.num_links()});
+    std::uint32_t diameter = 0;
+    if (work <= exact_diameter_budget) {
+        for (std::uint32_t m = 0; m < net.num_machines(); ++m)
+            diameter = std::max(diameter, farthest_machine(search, net, VertexId(m), hops).first);
+    } else {
+        s.diameter_exact = false;
+        auto [d1, far] = farthest_machine(search, net, VertexId(0), hops);
+        diameter = std::max(d1, farthest_machine(search, net, VertexId(far), hops).first);
+    }
+    s.diameter_hops = diameter;
+
+    std::vector<std::uint32_t> machines_of_type(c.num_types(), 0);
+    const auto runs = c.runs();
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const std::uint32_t end = i + 1 < runs.size() ? runs[i + 1].first_machine : c.num_machines();
+        machines_of_type[runs[i].type.value] += end - runs[i].first_machine;
+    }
+    for (std::uint32_t t = 0; t < c.num_types(); ++t) {
+        const MachineType& type = c.type(TypeId(t));
+        const bool automatic = !type.requested_node_level().type;
+        s.machine_types.push_back({type.description(),
+                                   fmt::format("{} ({})", to_string(type.node_type()),
+                                               automatic ? "automatic" : "requested"),
+                                   machines_of_type[t], type.num_pus(), type.num_nodes()});
+    }
+    return s;
+}
+
+void write_summary_text(const ClusterSummary& s, std::ostream& out) {
+    out << fmt::format("name:          {}\n", s.name);
+    out << fmt::format("PEs:           {}\n", s.pes);
+    out << fmt::format("machines:      {}\n", s.machines);
+    out << fmt::format("nodes:         {}\n", s.nodes);
+    out << fmt::format("switches:      {}\n", s.switches);
+    out << fmt::format("links:         {}\n", s.links);
+    out << fmt::format("components:    {}\n", s.components);
+    out << fmt::format("degree:        {}..{}\n", s.min_degree, s.max_degree);
+    if (s.diameter_hops)
+        out << fmt::format("diameter:      {}{} hops between machines{}\n",
+                           s.diameter_exact ? "" : ">= ", *s.diameter_hops,
+                           s.diameter_exact ? "" : " (lower bound: graph too large for the exact value)");
+    out << fmt::format("machine types: {}\n", s.machine_types.size());
+    for (std::size_t i = 0; i < s.machine_types.size(); ++i) {
+        const auto& t = s.machine_types[i];
+        out << fmt::format("  type {}: {} machine{} x {} PEs, {} nodes each, node level {}: {}\n", i,
+                           t.machines, t.machines == 1 ? "" : "s", t.pes_per_machine,
+                           t.nodes_per_machine, t.node_level, t.description);
+    }
+}
+
+void write_summary_json(const ClusterSummary& s, std::ostream& out) {
+    JsonWriter j(out);
+    j.begin_object();
+    j.key("summary").begin_object();
+    j.field("name", s.name).field("pes", s.pes).field("machines", s.machines);
+    j.field("nodes", s.nodes).field("switches", s.switches).field("links", s.links);
+    j.field("components", s.components).field("min_degree", s.min_degree);
+    j.field("max_degree", s.max_degree).field("diameter_hops", s.diameter_hops);
+    j.field("diameter_exact", s.diameter_exact);
+    j.key("machine_types").begin_array();
+    for (const auto& t : s.machine_types) {
+        j.begin_object();
+        j.field("description", t.description).field("node_level", t.node_level);
+        j.field("machines", t.machines).field("pes_per_machine", t.pes_per_machine);
+        j.field("nodes_per_machine", t.nodes_per_machine);
+        j.end_object();
+    }
+    j.end_array();
+    j.end_object();
+    j.end_object();
+    j.line();
+}
+
+} // namespace nettopo

@@ -1,0 +1,153 @@
+#include "nettopo/cluster.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "nettopo/error.hpp"
+
+namespace nettopo {
+
+namespace {
+template <class Key>
+const Cluster::Run& find_run(std::span<const Cluster::Run> runs, std::uint32_t value, Key key) {
+    // Last run whose first element is <= value (runs are sorted and non-empty).
+    auto it = std::upper_bound(runs.begin(), runs.end(), value,
+                               [&](std::uint32_t v, const Cluster::Run& r) { return v < key(r); });
+    return *(it - 1);
+}
+} // namespace
+
+const Cluster::Run& Cluster::run_of_machine(MachineId m) const {
+    return find_run(runs(), m.value, [](const Run& r) { return r.first_machine; });
+}
+const Cluster::Run& Cluster::run_of_pe(PeId p) const {
+    return find_run(runs(), p.value, [](const Run& r) { return r.first_pe; });
+}
+const Cluster::Run& Cluster::run_of_node(NodeId n) const {
+    return find_run(runs(), n.value, [](const Run& r) { return r.first_node; });
+}
+
+std::string_view Cluster::vertex_name(VertexId v) const {
+    return network_.is_machine(v) ? machine_name(MachineId(v.value))
+                                  : switch_name(switch_of_vertex(v));
+}
+
+std::optional<MachineId> Cluster::find_machine(std::string_view name) const {
+    if (auto i = machine_names_.find(name)) return MachineId(*i);
+    return std::nullopt;
+}
+std::optional<SwitchId> Cluster::find_switch(std::string_view name) const {
+    if (auto i = switch_names_.find(name)) return SwitchId(*i);
+    return std::nullopt;
+}
+std::optional<VertexId> Cluster::find_vertex(std::string_view name) const {
+    if (auto m = find_machine(name)) return vertex(*m);
+    if (auto s = find_switch(name)) return vertex(*s);
+    return std::nullopt;
+}
+
+MachineId Cluster::machine_of(PeId p) const {
+    const Run& r = run_of_pe(p);
+    return MachineId(r.first_machine + (p.value - r.first_pe) / type(r.type).num_pus());
+}
+
+std::uint32_t Cluster::local_pu(PeId p) const {
+    const Run& r = run_of_pe(p);
+    return (p.value - r.first_pe) % type(r.type).num_pus();
+}
+
+NodeId Cluster::first_node(MachineId m) const {
+    const Run& r = run_of_machine(m);
+    return NodeId(r.first_node + (m.value - r.first_machine) * type(r.type).num_nodes());
+}
+
+NodeId Cluster::node_of(PeId p) const {
+    const Run& r = run_of_pe(p);
+    const MachineType& t = type(r.type);
+    const std::uint32_t offset = p.value - r.first_pe;
+    return NodeId(r.first_node + offset / t.num_pus() * t.num_nodes() +
+                  t.node_of_pu(offset % t.num_pus()));
+}
+
+MachineId Cluster::machine_of_node(NodeId n) const {
+    const Run& r = run_of_node(n);
+    return MachineId(r.first_machine + (n.value - r.first_node) / type(r.type).num_nodes());
+}
+
+PeRange Cluster::pes_of_machine(MachineId m) const {
+    const Run& r = run_of_machine(m);
+    const std::uint32_t ppm = type(r.type).num_pus();
+    return {r.first_pe + (m.value - r.first_machine) * ppm, ppm};
+}
+
+PeRange Cluster::pes_of_node(NodeId n) const {
+    const Run& r = run_of_node(n);
+    const MachineType& t = type(r.type);
+    const std::uint32_t offset = n.value - r.first_node;
+    const std::uint32_t machine_first_pe = r.first_pe + offset / t.num_nodes() * t.num_pus();
+    const TreeObject& obj = t.tree().object(t.node_object(offset % t.num_nodes()));
+    return {machine_first_pe + obj.first_pu, obj.pu_count};
+}
+
+namespace {
+std::vector<PeId> others(PeRange r, PeId self) {
+    std::vector<PeId> v;
+    v.reserve(r.count ? r.count - 1 : 0);
+    for (std::uint32_t i = 0; i < r.count; ++i)
+        if (r[i] != self) v.push_back(r[i]);
+    return v;
+}
+} // namespace
+
+std::vector<PeId> Cluster::on_same_machine(PeId p) const {
+    return others(pes_of_machine(machine_of(p)), p);
+}
+std::vector<PeId> Cluster::on_same_node(PeId p) const { return others(pes_of_node(node_of(p)), p); }
+
+Proximity Cluster::proximity(PeId a, PeId b) const {
+    if (a == b) return Proximity::SamePe;
+    if (machine_of(a) != machine_of(b)) return Proximity::OtherMachine;
+    return node_of(a) == node_of(b) ? Proximity::SameNode : Proximity::SameMachine;
+}
+
+std::optional<Ancestor> Cluster::common_ancestor(PeId a, PeId b) const {
+    const MachineId m = machine_of(a);
+    if (m != machine_of(b)) return std::nullopt;
+    const MachineType& t = machine_type(m);
+    const ObjectId o = t.common_ancestor(local_pu(a), local_pu(b));
+    const TreeObject& obj = t.tree().object(o);
+    // Logical indexes count over the whole cluster's machines of this type
+    // would mislead; report the index inside the machine, as lstopo does.
+    return Ancestor{m, o, obj.type, obj.logical_index};
+}
+
+double Cluster::intra_machine_latency(PeId a, PeId b) const {
+    return machine_type(machine_of(a)).latency_between(local_pu(a), local_pu(b));
+}
+
+PeId Cluster::require_pe(std::uint64_t index) const {
+    if (index >= num_pes())
+        throw UsageError(fmt::format("PE {} does not exist: the cluster has {} PEs (0..{})", index,
+                                     num_pes(), num_pes() - 1));
+    return PeId(static_cast<std::uint32_t>(index));
+}
+
+NodeId Cluster::require_node(std::uint64_t index) const {
+    if (index >= num_nodes())
+        throw UsageError(fmt::format("node {} does not exist: the cluster has {} nodes (0..{})",
+                                     index, num_nodes(), num_nodes() - 1));
+    return NodeId(static_cast<std::uint32_t>(index));
+}
+
+MachineId Cluster::require_machine(std::string_view name) const {
+    if (auto m = find_machine(name)) return *m;
+    throw UsageError(fmt::format("no machine named '{}'", name));
+}
+
+VertexId Cluster::require_vertex(std::string_view name) const {
+    if (auto v = find_vertex(name)) return *v;
+    throw UsageError(fmt::format("no machine or switch named '{}'", name));
+}
+
+} // namespace nettopo

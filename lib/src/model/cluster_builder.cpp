@@ -1,0 +1,152 @@
+#include "nettopo/cluster_builder.hpp"
+
+#include <cmath>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "nettopo/error.hpp"
+#include "nettopo/network_search.hpp"
+
+namespace nettopo {
+
+ClusterBuilder::ClusterBuilder(std::string name) : name_(std::move(name)) {}
+
+TypeId ClusterBuilder::add_type(MachineType type) {
+    std::string sig = type.signature();
+    if (auto it = type_by_signature_.find(sig); it != type_by_signature_.end()) return it->second;
+    TypeId id(static_cast<std::uint32_t>(types_.size()));
+    types_.push_back(std::move(type));
+    type_by_signature_.emplace(std::move(sig), id);
+    return id;
+}
+
+MachineId ClusterBuilder::add_machine(std::string_view name, TypeId type) {
+    const std::uint64_t pes = total_pes_ + types_.at(type.value).num_pus();
+    if (pes >= max_id_count || machine_types_.size() + 1 >= max_id_count)
+        throw InputError(fmt::format("too many PEs: machine '{}' would bring the cluster past "
+                                     "{} PEs, the limit of 32-bit PE ids",
+                                     name, max_id_count - 1));
+    MachineId id(static_cast<std::uint32_t>(machine_types_.size()));
+    if (name.empty()) throw InputError("empty machine name");
+    machine_types_.push_back(type);
+    machine_names_.push_back(name);
+    total_pes_ = pes;
+    return id;
+}
+
+SwitchId ClusterBuilder::add_switch(std::string_view name) {
+    SwitchId id(switch_names_.size());
+    if (name.empty()) throw InputError("empty switch name");
+    switch_names_.push_back(name);
+    return id;
+}
+
+void ClusterBuilder::add_link(Endpoint a, Endpoint b, double latency_ns, double bandwidth_gbps,
+                              std::uint32_t multiplicity) {
+    if (!std::isfinite(latency_ns) || latency_ns < 0)
+        throw InputError(fmt::format("invalid latency {}: must be a finite number >= 0 ns",
+                                     latency_ns));
+    if (!std::isfinite(bandwidth_gbps) || bandwidth_gbps < 0)
+        throw InputError(fmt::format("invalid bandwidth {}: must be > 0 Gbit/s", bandwidth_gbps));
+    if (multiplicity == 0) throw InputError("a link needs at least one cable (count >= 1)");
+    if (a.is_switch == b.is_switch && a.index == b.index)
+        throw InputError("a link cannot join a vertex to itself");
+    links_.push_back({a, b, latency_ns, bandwidth_gbps, multiplicity});
+}
+
+namespace {
+
+std::string describe_components(const Cluster& c, std::uint32_t& count) {
+    NetworkSearch search(c.network());
+    std::vector<std::uint32_t> hops;
+    search.hops_from(VertexId(0), hops);
+    count = 0;
+    std::optional<VertexId> far;
+    for (std::uint32_t v = 0; v < hops.size(); ++v)
+        if (hops[v] == NetworkSearch::unreachable_hops && !far) far = VertexId(v);
+    if (!far) return {};
+    // Count components only to report them.
+    std::vector<std::uint8_t> seen(c.network().num_vertices(), 0);
+    std::vector<std::uint32_t> stack;
+    for (std::uint32_t s = 0; s < seen.size(); ++s) {
+        if (seen[s]) continue;
+        ++count;
+        seen[s] = 1;
+        stack.push_back(s);
+        while (!stack.empty()) {
+            std::uint32_t v = stack.back();
+            stack.pop_back();
+            for (VertexId w : c.network().neighbors(VertexId(v)))
+                if (!seen[w.value]) seen[w.value] = 1, stack.push_back(w.value);
+        }
+    }
+    return fmt::format("the network is not connected ({} components): '{}' cannot reach '{}' "
+                       "(use --allow-disconnected if this is intended)",
+                       count, c.vertex_name(VertexId(0)), c.vertex_name(*far));
+}
+
+} // namespace
+
+Cluster ClusterBuilder::build(const BuildOptions& options) && {
+    if (machine_types_.empty()) throw InputError("the cluster has no machine");
+    const auto num_machines = static_cast<std::uint32_t>(machine_types_.size());
+    const std::uint64_t vertices = std::uint64_t{num_machines} + switch_names_.size();
+    if (vertices >= max_id_count || 2 * links_.size() >= max_id_count)
+        throw InputError("the network is too large for 32-bit vertex and link ids");
+
+    Cluster c;
+    c.name_ = std::move(name_);
+    c.types_ = std::move(types_);
+
+    std::uint32_t pe = 0, node = 0;
+    for (std::uint32_t m = 0; m < num_machines; ++m) {
+        const TypeId t = machine_types_[m];
+        if (c.runs_.empty() || c.runs_.back().type != t) c.runs_.push_back({m, pe, node, t});
+        pe += c.types_[t.value].num_pus();
+        node += c.types_[t.value].num_nodes();
+    }
+    c.runs_.push_back({num_machines, pe, node, TypeId()});
+
+    auto vertex = [&](Endpoint e) { return VertexId(e.is_switch ? num_machines + e.index : e.index); };
+    std::vector<Link> links;
+    links.reserve(links_.size());
+    std::unordered_set<std::uint64_t> pairs;
+    pairs.reserve(links_.size());
+    auto exists = [&](Endpoint e) {
+        return e.index < (e.is_switch ? switch_names_.size() : num_machines);
+    };
+    for (const PendingLink& l : links_) {
+        if (!exists(l.a) || !exists(l.b)) throw InputError("link to an undeclared machine or switch");
+        VertexId a = vertex(l.a), b = vertex(l.b);
+        if (b < a) std::swap(a, b);
+        if (!pairs.insert(std::uint64_t{a.value} << 32 | b.value).second)
+            throw InputError(fmt::format("duplicate link between '{}' and '{}' (declare parallel "
+                                         "cables once, with count=)",
+                                         a.value < num_machines ? machine_names_[a.value]
+                                                                : switch_names_[a.value - num_machines],
+                                         b.value < num_machines ? machine_names_[b.value]
+                                                                : switch_names_[b.value - num_machines]));
+        links.push_back({a, b, l.latency_ns, l.bandwidth_gbps, l.multiplicity});
+    }
+    links_.clear();
+    c.network_ = Network(num_machines, switch_names_.size(), std::move(links));
+    c.machine_names_ = std::move(machine_names_);
+    c.switch_names_ = std::move(switch_names_);
+    c.machine_names_.index();
+    c.switch_names_.index();
+    std::optional<std::string_view> dup = c.machine_names_.first_duplicate();
+    if (!dup) dup = c.switch_names_.first_duplicate();
+    for (std::uint32_t s = 0; !dup && s < c.switch_names_.size(); ++s)
+        if (c.machine_names_.find(c.switch_names_[s])) dup = c.switch_names_[s];
+    if (dup) throw InputError(fmt::format("duplicate name '{}'", *dup));
+
+    if (!options.allow_disconnected) {
+        std::uint32_t components = 0;
+        if (std::string why = describe_components(c, components); !why.empty())
+            throw InputError(why);
+    }
+    return c;
+}
+
+} // namespace nettopo

@@ -1,0 +1,123 @@
+#include "nettopo/machine_type.hpp"
+
+#include <fmt/format.h>
+
+namespace nettopo {
+
+LevelLatencies LevelLatencies::defaults() {
+    LevelLatencies t;
+    using T = ObjectType;
+    // Orders of magnitude of core-to-core latencies on current servers: SMT
+    // siblings a few ns, a shared L2 ~20 ns, a shared L3 ~40 ns, across the
+    // packages of one host ~120 ns. Overridable per machine type.
+    t[T::Machine] = 120;
+    t[T::Group] = 90;
+    t[T::Package] = 80;
+    t[T::Die] = 60;
+    t[T::L5] = 60;
+    t[T::L4] = 55;
+    t[T::L3] = 40;
+    t[T::L3i] = 40;
+    t[T::L2] = 20;
+    t[T::L2i] = 20;
+    t[T::L1] = 10;
+    t[T::L1i] = 10;
+    t[T::Core] = 5;
+    t[T::PU] = 0;
+    return t;
+}
+
+namespace {
+
+bool is_data_cache(ObjectType t) {
+    return t == ObjectType::L5 || t == ObjectType::L4 || t == ObjectType::L3 ||
+           t == ObjectType::L2 || t == ObjectType::L1;
+}
+
+// The thesis groups PUs by shared cache: the deepest data cache that holds
+// more than one core (more than one PU on trees without cores). A machine
+// whose cores share no cache has one node per core.
+ObjectType automatic_node_type(const MachineTree& tree) {
+    const auto objs = tree.objects();
+    const bool has_cores = tree.count(ObjectType::Core) > 0;
+    std::vector<std::uint32_t> units(objs.size(), 0);
+    for (std::size_t i = objs.size(); i-- > 0;) {
+        const TreeObject& o = objs[i];
+        if (o.type == (has_cores ? ObjectType::Core : ObjectType::PU)) units[i] = 1;
+        if (o.parent.valid()) units[o.parent.value] += units[i];
+    }
+    std::optional<ObjectType> best;
+    std::uint32_t best_depth = 0;
+    for (std::size_t i = 0; i < objs.size(); ++i)
+        if (is_data_cache(objs[i].type) && units[i] > 1 &&
+            (!best || objs[i].depth > best_depth)) {
+            best = objs[i].type;
+            best_depth = objs[i].depth;
+        }
+    if (best) return *best;
+    return has_cores ? ObjectType::Core : ObjectType::PU;
+}
+
+} // namespace
+
+MachineType::MachineType(std::string description, MachineTree tree, NodeLevel requested,
+                         LevelLatencies latencies)
+    : description_(std::move(description)), tree_(std::move(tree)), requested_(requested),
+      latencies_(latencies) {
+    const auto objs = tree_.objects();
+    node_type_ = requested_.type ? *requested_.type : automatic_node_type(tree_);
+
+    std::vector<std::uint8_t> has_numa(objs.size(), 0);
+    for (const MemoryObject& m : tree_.memory())
+        if (m.type == ObjectType::NUMANode) has_numa[m.parent.value] = 1;
+
+    // Only the innermost objects of the level count (nested Groups, NUMA nodes
+    // at two depths), so nodes never overlap and each is one PU range.
+    std::vector<std::uint8_t> is_level(objs.size(), 0), level_below(objs.size(), 0);
+    for (std::size_t i = objs.size(); i-- > 0;) {
+        is_level[i] = node_type_ == ObjectType::NUMANode ? has_numa[i] != 0
+                                                         : objs[i].type == node_type_;
+        if (objs[i].parent.valid())
+            level_below[objs[i].parent.value] |= is_level[i] | level_below[i];
+    }
+    auto matches = [&](ObjectId id) { return is_level[id.value] && !level_below[id.value]; };
+    auto node_object_of = [&](ObjectId pu) {
+        ObjectId core;
+        for (ObjectId o = pu; o.valid(); o = objs[o.value].parent) {
+            if (matches(o)) return o;
+            if (!core.valid() && objs[o.value].type == ObjectType::Core) core = o;
+        }
+        // No object of the level above this PU: fall back to its core, or itself.
+        return core.valid() ? core : pu;
+    };
+    node_of_pu_.resize(tree_.num_pus());
+    for (std::uint32_t p = 0; p < tree_.num_pus(); ++p) {
+        ObjectId o = node_object_of(tree_.pu(p));
+        if (node_objects_.empty() || node_objects_.back() != o) node_objects_.push_back(o);
+        node_of_pu_[p] = static_cast<std::uint32_t>(node_objects_.size() - 1);
+    }
+
+    meet_latency_ns_.assign(objs.size(), 0.0);
+    for (std::size_t i = objs.size(); i-- > 0;) {
+        meet_latency_ns_[i] = std::max(meet_latency_ns_[i], latencies_[objs[i].type]);
+        if (objs[i].parent.valid())
+            meet_latency_ns_[objs[i].parent.value] =
+                std::max(meet_latency_ns_[objs[i].parent.value], meet_latency_ns_[i]);
+    }
+}
+
+double MachineType::latency_between(std::uint32_t pu_a, std::uint32_t pu_b) const {
+    if (pu_a == pu_b) return 0.0;
+    return meet_latency_ns_[common_ancestor(pu_a, pu_b).value];
+}
+
+std::string MachineType::signature() const {
+    std::string s = description_;
+    s += fmt::format("|node={}|{}|", requested_.type ? static_cast<int>(*requested_.type) : -1,
+                     static_cast<int>(node_type_));
+    for (double v : latencies_.ns) s += fmt::format("{};", v);
+    s += tree_.signature();
+    return s;
+}
+
+} // namespace nettopo

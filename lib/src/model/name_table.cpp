@@ -1,0 +1,40 @@
+#include "nettopo/name_table.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace nettopo {
+
+void NameTable::push_back(std::string_view name) {
+    pool_.append(name);
+    offsets_.push_back(pool_.size());
+}
+
+void NameTable::reserve(std::size_t names, std::size_t chars) {
+    offsets_.reserve(names + 1);
+    pool_.reserve(chars);
+}
+
+void NameTable::index() {
+    sorted_.resize(size());
+    std::iota(sorted_.begin(), sorted_.end(), 0u);
+    std::sort(sorted_.begin(), sorted_.end(), [this](std::uint32_t a, std::uint32_t b) {
+        auto na = (*this)[a], nb = (*this)[b];
+        return na != nb ? na < nb : a < b;
+    });
+}
+
+std::optional<std::uint32_t> NameTable::find(std::string_view name) const {
+    auto it = std::lower_bound(sorted_.begin(), sorted_.end(), name,
+                               [this](std::uint32_t i, std::string_view n) { return (*this)[i] < n; });
+    if (it != sorted_.end() && (*this)[*it] == name) return *it;
+    return std::nullopt;
+}
+
+std::optional<std::string_view> NameTable::first_duplicate() const {
+    for (std::size_t i = 1; i < sorted_.size(); ++i)
+        if ((*this)[sorted_[i]] == (*this)[sorted_[i - 1]]) return (*this)[sorted_[i]];
+    return std::nullopt;
+}
+
+} // namespace nettopo

@@ -1,0 +1,46 @@
+#include "nettopo/network.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace nettopo {
+
+Network::Network(std::uint32_t num_machines, std::uint32_t num_switches, std::vector<Link> links)
+    : num_machines_(num_machines), num_switches_(num_switches), links_(std::move(links)) {
+    const std::uint32_t n = num_vertices();
+    offsets_.assign(std::size_t{n} + 1, 0);
+    for (const Link& l : links_) {
+        ++offsets_[l.a.value + 1];
+        ++offsets_[l.b.value + 1];
+    }
+    std::partial_sum(offsets_.begin(), offsets_.end(), offsets_.begin());
+    targets_.resize(offsets_.back());
+    latencies_.resize(offsets_.back());
+    link_ids_.resize(offsets_.back());
+    std::vector<std::uint32_t> fill(offsets_.begin(), offsets_.end() - 1);
+    auto put = [&](VertexId from, VertexId to, std::uint32_t id) {
+        std::uint32_t at = fill[from.value]++;
+        targets_[at] = to;
+        link_ids_[at] = id;
+    };
+    for (std::uint32_t i = 0; i < links_.size(); ++i) {
+        put(links_[i].a, links_[i].b, i);
+        put(links_[i].b, links_[i].a, i);
+    }
+    // Neighbours in increasing id order, so traversals (and their tie-breaks)
+    // do not depend on the order links were declared in.
+    std::vector<std::pair<VertexId, std::uint32_t>> tmp;
+    for (std::uint32_t v = 0; v < n; ++v) {
+        tmp.clear();
+        for (std::uint32_t i = offsets_[v]; i < offsets_[v + 1]; ++i)
+            tmp.emplace_back(targets_[i], link_ids_[i]);
+        std::sort(tmp.begin(), tmp.end());
+        for (std::uint32_t i = offsets_[v], j = 0; i < offsets_[v + 1]; ++i, ++j) {
+            targets_[i] = tmp[j].first;
+            link_ids_[i] = tmp[j].second;
+            latencies_[i] = links_[tmp[j].second].latency_ns;
+        }
+    }
+}
+
+} // namespace nettopo

@@ -1,0 +1,180 @@
+// nettopo-query: ask a topology anything, in text (one value per line) or JSON.
+#include <CLI/CLI.hpp>
+
+#include <fstream>
+#include <functional>
+#include <iostream>
+
+#include "nettopo/error.hpp"
+#include "nettopo/input.hpp"
+#include "nettopo/query.hpp"
+#include "nettopo/query_printer.hpp"
+#include "nettopo/report.hpp"
+#include "nettopo/tool_support.hpp"
+
+namespace {
+
+using namespace nettopo;
+
+struct Options {
+    std::string input, node_level = "auto", pairs, name;
+    bool json = false, allow_disconnected = false, all = false, by_hops = false;
+    std::vector<std::uint64_t> pes; // the two PEs of a pair query
+    std::uint64_t index = 0;        // the PE or node of a single-index query
+    std::uint64_t k = 0;
+};
+
+// Context handed to every sub-command.
+struct Run {
+    const Options& o;
+    const Cluster& cluster;
+    QueryEngine engine;
+    QueryPrinter out;
+
+    PeId pe() const { return cluster.require_pe(o.index); }
+    PeId pair_pe(std::size_t i) const { return cluster.require_pe(o.pes.at(i)); }
+
+    // Pair queries answer either the two positional PEs or every pair of --pairs.
+    void for_pairs(const std::function<void(PeId, PeId)>& f) {
+        if (o.pairs.empty()) {
+            if (o.pes.size() != 2) throw UsageError("expected two PE indexes, or --pairs FILE");
+            f(pair_pe(0), pair_pe(1));
+            return;
+        }
+        if (!o.pes.empty()) throw UsageError("give either two PE indexes or --pairs, not both");
+        std::ifstream file;
+        if (o.pairs != "-") {
+            file.open(o.pairs);
+            if (!file) throw InputError(o.pairs, 0, "cannot read the pairs file");
+        }
+        std::istream& in = o.pairs == "-" ? std::cin : file;
+        for (auto [a, b] : read_pe_pairs(in, o.pairs == "-" ? "<stdin>" : o.pairs, cluster))
+            f(a, b);
+    }
+};
+
+using Command = std::function<void(Run&)>;
+
+// name, help, positional arguments ("pe", "pair", "machine", "node", "vertex", "nearest" or ""), action
+struct SubCommand {
+    const char* name;
+    const char* help;
+    const char* args;
+    Command run;
+};
+
+const std::vector<SubCommand>& commands() {
+    static const std::vector<SubCommand> table = {
+        {"num-pes", "Number of PEs", "", [](Run& r) { r.out.count("num_pes", r.cluster.num_pes()); }},
+        {"num-machines", "Number of machines", "",
+         [](Run& r) { r.out.count("num_machines", r.cluster.num_machines()); }},
+        {"num-nodes", "Number of nodes", "", [](Run& r) { r.out.count("num_nodes", r.cluster.num_nodes()); }},
+        {"num-switches", "Number of switches", "",
+         [](Run& r) { r.out.count("num_switches", r.cluster.num_switches()); }},
+        {"num-links", "Number of network links", "",
+         [](Run& r) { r.out.count("num_links", r.cluster.num_net_links()); }},
+        {"machine-of", "Machine of a PE", "pe", [](Run& r) { r.out.machine_of(r.pe()); }},
+        {"node-of", "Node of a PE", "pe", [](Run& r) { r.out.node_of(r.pe()); }},
+        {"pes-of-machine", "PEs of a machine", "machine",
+         [](Run& r) { r.out.pes_of_machine(r.cluster.require_machine(r.o.name)); }},
+        {"pes-of-node", "PEs of a node", "node",
+         [](Run& r) { r.out.pes_of_node(r.cluster.require_node(r.o.index)); }},
+        {"on-same-machine", "The other PEs of a PE's machine", "pe",
+         [](Run& r) {
+             r.out.pes_around("on_same_machine", r.pe(), r.cluster.on_same_machine(r.pe()));
+         }},
+        {"on-same-node", "The other PEs of a PE's node", "pe",
+         [](Run& r) { r.out.pes_around("on_same_node", r.pe(), r.cluster.on_same_node(r.pe())); }},
+        {"neighbors", "Machines and switches adjacent to a machine or switch", "vertex",
+         [](Run& r) { r.out.neighbors(r.cluster.require_vertex(r.o.name)); }},
+        {"proximity", "3 same PE, 2 same node, 1 same machine, 0 different machines", "pair",
+         [](Run& r) { r.for_pairs([&](PeId a, PeId b) { r.out.proximity(a, b); }); }},
+        {"ancestor", "Deepest common object of two PEs of one machine", "pair",
+         [](Run& r) { r.for_pairs([&](PeId a, PeId b) { r.out.ancestor(a, b); }); }},
+        {"hops", "Fewest network links between the PEs' machines", "pair",
+         [](Run& r) {
+             r.for_pairs([&](PeId a, PeId b) { r.out.hops(a, b, r.engine.hop_count(a, b)); });
+         }},
+        {"distance", "Latency between two PEs (ns)", "pair",
+         [](Run& r) {
+             r.for_pairs([&](PeId a, PeId b) { r.out.distance(a, b, r.engine.distance(a, b)); });
+         }},
+        {"path", "Machines and switches on one shortest path", "pair",
+         [](Run& r) {
+             const PathMetric m = r.o.by_hops ? PathMetric::Hops : PathMetric::Latency;
+             r.for_pairs([&](PeId a, PeId b) { r.out.path(a, b, r.engine.path(a, b, m)); });
+         }},
+        {"nearest", "The K PEs closest to a PE (ties by PE id)", "nearest",
+         [](Run& r) {
+             const PeId p = r.pe();
+             const auto k = static_cast<std::uint32_t>(std::min<std::uint64_t>(r.o.k, r.cluster.num_pes()));
+             r.out.nearest(p, k, r.engine.nearest(p, k));
+         }},
+        {"summary", "Counts, machine types, node level, degrees, diameter", "",
+         [](Run& r) {
+             const ClusterSummary s = summarize(r.cluster);
+             r.o.json ? write_summary_json(s, std::cout) : write_summary_text(s, std::cout);
+         }},
+        {"show", "lstopo-like view of the cluster", "",
+         [](Run& r) { write_show(r.cluster, std::cout, ShowOptions{r.o.all ? 0u : 32u}); }},
+    };
+    return table;
+}
+
+void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
+    const std::string_view args = c.args;
+    if (args == "pe") sub->add_option("pe", o.index, "PE index")->required();
+    if (args == "node") sub->add_option("node", o.index, "Node index")->required();
+    if (args == "machine") sub->add_option("machine", o.name, "Machine name")->required();
+    if (args == "vertex") sub->add_option("name", o.name, "Machine or switch name")->required();
+    if (args == "nearest") {
+        sub->add_option("pe", o.index, "PE index")->required();
+        sub->add_option("k", o.k, "How many PEs")->required();
+    }
+    if (args == "pair") {
+        sub->add_option("pes", o.pes, "Two PE indexes A B")->expected(0, 2);
+        sub->add_option("--pairs", o.pairs, "File of 'A B' lines ('-' = stdin), one result per line");
+    }
+    if (std::string_view(c.name) == "path")
+        sub->add_flag("--hops", o.by_hops, "Fewest hops instead of least latency");
+    if (std::string_view(c.name) == "show")
+        sub->add_flag("--all", o.all, "List every machine and switch");
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    CLI::App app{"Query a cluster topology: nettopo archive, description file or hwloc XML. "
+                 "Without -i: $NETTOPO_ARCHIVE, else ./net_topo.xml, else this machine."};
+    app.add_option("-i,--input", o.input, "Topology to read ('-' = stdin)");
+    app.add_flag("--json", o.json, "One JSON object per result line");
+    app.add_option("--node-level", o.node_level, "Node level where the input does not choose")
+        ->capture_default_str();
+    app.add_flag("--allow-disconnected", o.allow_disconnected,
+                 "Accept a description whose network is not connected");
+    app.require_subcommand(1);
+    app.fallthrough();
+    app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage.");
+    for (const SubCommand& c : commands()) add_arguments(app.add_subcommand(c.name, c.help), c, o);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? 0 : exit_bad_usage;
+    }
+    return run_guarded("nettopo-query", [&] {
+        LoadOptions load;
+        load.node_level = parse_node_level(o.node_level);
+        load.build.allow_disconnected = o.allow_disconnected;
+        const Cluster cluster =
+            load_or_discover(o.input.empty() ? default_input() : o.input, load);
+        const std::string name = app.get_subcommands().front()->get_name();
+        for (const SubCommand& c : commands())
+            if (name == c.name) {
+                Run run{o, cluster, QueryEngine(cluster), QueryPrinter(std::cout, o.json, cluster)};
+                c.run(run);
+            }
+        return exit_ok;
+    });
+}
