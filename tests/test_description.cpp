@@ -1,11 +1,10 @@
 // The text description: what it accepts, and the message and location of
 // every kind of error it rejects.
-#include <catch2/catch.hpp>
-
-#include <sstream>
-
 #include "nettopo/description.hpp"
 #include "nettopo/error.hpp"
+
+#include <catch2/catch.hpp>
+#include <sstream>
 
 using namespace nettopo;
 using Catch::Matchers::Contains;
@@ -31,13 +30,14 @@ std::string error_of(const std::string& text) {
 } // namespace
 
 TEST_CASE("descriptions: comments, blank lines, names, ranges and options", "[description]") {
-    const Cluster c = parse("# a comment\n\n"
-                            "name my cluster   # trailing comment\n"
-                            "switch sw\n"
-                            "machines n[08-11] pack:1 core:2 pu:2 node=pu lat.core=3.5\n"
-                            "machines x[9-10] pack:1 core:2 pu:1\n"
-                            "link n08 sw 1.5 bandwidth=100 count=4\n"
-                            "link sw n09 1\nlink n10 sw 1\nlink n11 sw 1\nlink x9 sw 2\nlink x10 sw 0\n");
+    const Cluster c =
+        parse("# a comment\n\n"
+              "name my cluster   # trailing comment\n"
+              "switch sw\n"
+              "machines n[08-11] pack:1 core:2 pu:2 node=pu lat.core=3.5\n"
+              "machines x[9-10] pack:1 core:2 pu:1\n"
+              "link n08 sw 1.5 bandwidth=100 count=4\n"
+              "link sw n09 1\nlink n10 sw 1\nlink n11 sw 1\nlink x9 sw 2\nlink x10 sw 0\n");
     CHECK(c.name() == "my cluster");
     REQUIRE(c.num_machines() == 6);
     CHECK(c.machine_name(MachineId(0)) == "n08");
@@ -55,6 +55,17 @@ TEST_CASE("descriptions: comments, blank lines, names, ranges and options", "[de
     CHECK(l.bandwidth_gbps == 100);
     CHECK(l.multiplicity == 4);
     CHECK(c.network().links()[5].latency_ns == 0.0);
+}
+
+TEST_CASE("hwloc attributes in parentheses stay in the synthetic description", "[description]") {
+    const Cluster c = parse("machine a pack:1 l3:1(size=32MB) core:2 pu:1 node=l3\n");
+    const MachineTree& tree = c.machine_type(MachineId(0)).tree();
+    CHECK(c.machine_type(MachineId(0)).description() == "pack:1 l3:1(size=32MB) core:2 pu:1");
+    CHECK(c.machine_type(MachineId(0)).node_type() == ObjectType::L3);
+    bool found = false;
+    for (const TreeObject& o : tree.objects())
+        if (o.type == ObjectType::L3) found = o.size_bytes == 32000000; // hwloc reads MB as 10^6 bytes
+    CHECK(found);
 }
 
 TEST_CASE("the default name is the file's stem", "[description]") {
@@ -89,19 +100,29 @@ TEST_CASE("description errors name the file, the line and what is wrong", "[desc
         {"machines n[4-2] core:1 pu:1\n", "t.topo:1: ", "4 > 2"},
         {"machines n[a-2] core:1 pu:1\n", "t.topo:1: ", "bounds must be non-negative integers"},
         {"machines n4 core:1 pu:1\n", "t.topo:1: ", "expected <prefix>[<a>-<b>]"},
-        {"machine a core:1 pu:1\nswitch a\n", "t.topo:2: ", "duplicate name 'a': already declared as a machine on line 1"},
-        {"switch s\nmachines s[1-2] core:1 pu:1\nmachine s1 core:1 pu:1\n", "t.topo:3: ", "duplicate name 's1'"},
+        {"machine a core:1 pu:1\nswitch a\n",
+         "t.topo:2: ", "duplicate name 'a': already declared as a machine on line 1"},
+        {"switch s\nmachines s[1-2] core:1 pu:1\nmachine s1 core:1 pu:1\n",
+         "t.topo:3: ", "duplicate name 's1'"},
         {"switch s t\n", "t.topo:1: ", "expected 'switch <name>'"},
         {"machine a core:1 pu:1\nlink a b 3\n", "t.topo:2: ", "unknown endpoint 'b'"},
-        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b -3\n", "t.topo:3: ", "negative latency"},
-        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b fast\n", "t.topo:3: ", "bad latency 'fast'"},
-        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b\n", "t.topo:3: ", "expected 'link <endpoint> <endpoint> <latency-ns>"},
-        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b 1 bandwidth=0\n", "t.topo:3: ", "bad bandwidth '0'"},
-        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b 1 count=0\n", "t.topo:3: ", "bad count '0'"},
-        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b 1 speed=4\n", "t.topo:3: ", "unexpected 'speed=4'"},
-        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b 1\nlink b a 2\n", "t.topo:4: ", "duplicate link between 'b' and 'a' (first on line 3"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b -3\n",
+         "t.topo:3: ", "negative latency"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b fast\n",
+         "t.topo:3: ", "bad latency 'fast'"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b\n",
+         "t.topo:3: ", "expected 'link <endpoint> <endpoint> <latency-ns>"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b 1 bandwidth=0\n",
+         "t.topo:3: ", "bad bandwidth '0'"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b 1 count=0\n",
+         "t.topo:3: ", "bad count '0'"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b 1 speed=4\n",
+         "t.topo:3: ", "unexpected 'speed=4'"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b 1\nlink b a 2\n",
+         "t.topo:4: ", "duplicate link between 'b' and 'a' (first on line 3"},
         {"machine a core:1 pu:1\nlink a a 1\n", "t.topo:2: ", "cannot join a vertex to itself"},
-        {"machine a core:1 pu:1\nmachine b core:1 pu:1\n", "t.topo: ", "the network is not connected (2 components): 'a' cannot reach 'b'"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\n",
+         "t.topo: ", "the network is not connected (2 components): 'a' cannot reach 'b'"},
         {"# nothing\n", "t.topo: ", "no machine is declared"},
         {"name\n", "t.topo:1: ", "expected a name"},
     };

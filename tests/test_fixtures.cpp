@@ -1,11 +1,10 @@
 // The hand-made topologies of the thesis (Figures 8 and 9), with answers
 // worked out by hand.
-#include <catch2/catch.hpp>
-
-#include <sstream>
-
 #include "nettopo/description.hpp"
 #include "nettopo/query.hpp"
+
+#include <catch2/catch.hpp>
+#include <sstream>
 
 using namespace nettopo;
 

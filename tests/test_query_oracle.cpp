@@ -1,15 +1,14 @@
 // Every query of the library against an independent oracle (the random
 // specification and Floyd–Warshall) on random connected weighted clusters
 // with switches, heterogeneous machines, zero-latency links and parallel cables.
-#include <catch2/catch.hpp>
-
-#include <algorithm>
-#include <random>
-#include <sstream>
-
 #include "nettopo/description.hpp"
 #include "nettopo/query.hpp"
 #include "support/random_cluster.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <random>
+#include <sstream>
 
 using namespace nettopo;
 using nettopo::test::Oracle;
@@ -27,8 +26,8 @@ struct Counter {
     std::size_t pairs = 0, cross_machine = 0, unreachable = 0;
 };
 
-void check_pair(const Cluster& c, QueryEngine& q, const Oracle& o, std::uint32_t a,
-                std::uint32_t b, Counter& n) {
+void check_pair(const Cluster& c, QueryEngine& q, const Oracle& o, std::uint32_t a, std::uint32_t b,
+                Counter& n) {
     const PeId pa(a), pb(b);
     ++n.pairs;
     REQUIRE(c.machine_of(pa).value == o.machine_of(a));
@@ -77,8 +76,7 @@ void check_pair(const Cluster& c, QueryEngine& q, const Oracle& o, std::uint32_t
     }
 }
 
-void check_nearest(QueryEngine& q, const Oracle& o, std::uint32_t p,
-                   std::uint32_t k) {
+void check_nearest(QueryEngine& q, const Oracle& o, std::uint32_t p, std::uint32_t k) {
     std::vector<NearPe> all;
     for (std::uint32_t x = 0; x < o.num_pes(); ++x)
         if (x != p && o.distance(p, x) != Oracle::inf) all.push_back({PeId(x), o.distance(p, x)});
@@ -156,7 +154,8 @@ TEST_CASE("structural queries agree with the oracle on every PE", "[oracle]") {
             REQUIRE(c.machine_of_node(node) == m);
             const PeRange nr = c.pes_of_node(node);
             REQUIRE(nr.contains(pe));
-            for (std::uint32_t i = 0; i < nr.count; ++i) REQUIRE(o.node_of(nr[i].value) == node.value);
+            for (std::uint32_t i = 0; i < nr.count; ++i)
+                REQUIRE(o.node_of(nr[i].value) == node.value);
             // The other PEs of the machine / node: exactly those, without p.
             const auto same_machine = c.on_same_machine(pe);
             REQUIRE(same_machine.size() == mr.count - 1);
@@ -174,7 +173,8 @@ TEST_CASE("structural queries agree with the oracle on every PE", "[oracle]") {
             const auto to = net.neighbors(VertexId(v));
             const auto lat = net.neighbor_latencies(VertexId(v));
             REQUIRE(to.size() == expected);
-            for (std::size_t i = 0; i < to.size(); ++i) REQUIRE(lat[i] == o.link_latency(v, to[i].value));
+            for (std::size_t i = 0; i < to.size(); ++i)
+                REQUIRE(lat[i] == o.link_latency(v, to[i].value));
         }
     }
 }

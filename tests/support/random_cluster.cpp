@@ -1,7 +1,6 @@
 #include "random_cluster.hpp"
 
 #include <algorithm>
-
 #include <fmt/format.h>
 
 namespace nettopo::test {
@@ -34,7 +33,9 @@ const std::vector<Shape>& shapes() {
     return s;
 }
 
-bool is_data_cache(T t) { return t == T::L5 || t == T::L4 || t == T::L3 || t == T::L2 || t == T::L1; }
+bool is_data_cache(T t) {
+    return t == T::L5 || t == T::L4 || t == T::L3 || t == T::L2 || t == T::L1;
+}
 
 } // namespace
 
@@ -44,7 +45,8 @@ std::string ClusterSpec::description() const {
         s += fmt::format("machine m{} {}{}\n", m, machines[m].description, machines[m].options);
     for (std::uint32_t i = 0; i < switches; ++i) s += fmt::format("switch s{}\n", i);
     auto name = [&](std::uint32_t v) {
-        return v < machines.size() ? fmt::format("m{}", v) : fmt::format("s{}", v - machines.size());
+        return v < machines.size() ? fmt::format("m{}", v)
+                                   : fmt::format("s{}", v - machines.size());
     };
     for (const LinkSpec& l : links) {
         s += fmt::format("link {} {} {}", name(l.a), name(l.b), l.latency_ns);
@@ -64,9 +66,11 @@ ClusterSpec random_cluster(std::mt19937_64& rng, const RandomOptions& o) {
     spec.switches = uniform(0, o.max_switches);
     for (std::uint32_t m = 0; m < machines; ++m) {
         const Shape& shape = shapes()[uniform(0, static_cast<std::uint32_t>(shapes().size() - 1))];
-        MachineSpec ms{shape.description, shape.levels, std::nullopt, LevelLatencies::defaults(), ""};
+        MachineSpec ms{shape.description, shape.levels, std::nullopt, LevelLatencies::defaults(),
+                       ""};
         if (uniform(0, 3) == 0) { // an explicit node level, one of the machine's own
-            const Level& l = ms.levels[uniform(0, static_cast<std::uint32_t>(ms.levels.size() - 1))];
+            const Level& l =
+                ms.levels[uniform(0, static_cast<std::uint32_t>(ms.levels.size() - 1))];
             ms.node_request = l.type;
             ms.options += fmt::format(" node={}", to_string(l.type));
         }
@@ -132,13 +136,15 @@ Oracle::Oracle(const ClusterSpec& spec) : spec_(spec), n_(spec.vertices()) {
         for (std::uint32_t i = 0; i < n_; ++i)
             for (std::uint32_t j = 0; j < n_; ++j) {
                 lat_[i * n_ + j] = std::min(lat_[i * n_ + j], lat_[i * n_ + k] + lat_[k * n_ + j]);
-                hops_[i * n_ + j] = std::min(hops_[i * n_ + j], hops_[i * n_ + k] + hops_[k * n_ + j]);
+                hops_[i * n_ + j] =
+                    std::min(hops_[i * n_ + j], hops_[i * n_ + k] + hops_[k * n_ + j]);
             }
 }
 
 std::uint32_t Oracle::pus_below(const MachineSpec& m, int level) const {
     std::uint32_t n = 1;
-    for (std::size_t i = static_cast<std::size_t>(level + 1); i < m.levels.size(); ++i) n *= m.levels[i].count;
+    for (std::size_t i = static_cast<std::size_t>(level + 1); i < m.levels.size(); ++i)
+        n *= m.levels[i].count;
     return n;
 }
 
@@ -161,7 +167,8 @@ int Oracle::node_level(const MachineSpec& m) const {
 
 std::uint32_t Oracle::node_of(std::uint32_t pe) const {
     const std::uint32_t m = machine_of(pe);
-    return machine_first_node_[m] + local(pe) / pus_below(spec_.machines[m], node_level(spec_.machines[m]));
+    return machine_first_node_[m] +
+           local(pe) / pus_below(spec_.machines[m], node_level(spec_.machines[m]));
 }
 
 int Oracle::meet_level(const MachineSpec& m, std::uint32_t la, std::uint32_t lb) const {
@@ -185,7 +192,8 @@ std::optional<std::pair<ObjectType, std::uint32_t>> Oracle::ancestor(std::uint32
     const MachineSpec& m = spec_.machines[machine_of(a)];
     const int level = meet_level(m, local(a), local(b));
     if (level < 0) return std::pair{T::Machine, 0u};
-    return std::pair{m.levels[static_cast<std::size_t>(level)].type, local(a) / pus_below(m, level)};
+    return std::pair{m.levels[static_cast<std::size_t>(level)].type,
+                     local(a) / pus_below(m, level)};
 }
 
 double Oracle::distance(std::uint32_t a, std::uint32_t b) const {
@@ -205,6 +213,8 @@ double Oracle::hops(std::uint32_t a, std::uint32_t b) const {
     return vertex_hops(machine_of(a), machine_of(b));
 }
 
-double Oracle::link_latency(std::uint32_t u, std::uint32_t v) const { return direct_[u * n_ + v]; }
+double Oracle::link_latency(std::uint32_t u, std::uint32_t v) const {
+    return direct_[u * n_ + v];
+}
 
 } // namespace nettopo::test

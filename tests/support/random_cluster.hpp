@@ -4,14 +4,14 @@
 // distances from Floyd–Warshall. Nothing here calls the library's queries.
 #pragma once
 
+#include "nettopo/machine_type.hpp"
+
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <random>
 #include <string>
 #include <vector>
-
-#include "nettopo/machine_type.hpp"
 
 namespace nettopo::test {
 
@@ -22,11 +22,11 @@ struct Level {
 };
 
 struct MachineSpec {
-    std::string description;       // e.g. "pack:2 l3:1 core:2 pu:2"
-    std::vector<Level> levels;     // below the Machine root
+    std::string description;   // e.g. "pack:2 l3:1 core:2 pu:2"
+    std::vector<Level> levels; // below the Machine root
     std::optional<ObjectType> node_request;
     LevelLatencies latencies = LevelLatencies::defaults();
-    std::string options;           // the description's node=/lat. options
+    std::string options; // the description's node=/lat. options
 };
 
 struct LinkSpec {
@@ -42,7 +42,9 @@ struct ClusterSpec {
     std::vector<LinkSpec> links;
     bool connected = true;
 
-    std::uint32_t vertices() const { return static_cast<std::uint32_t>(machines.size()) + switches; }
+    std::uint32_t vertices() const {
+        return static_cast<std::uint32_t>(machines.size()) + switches;
+    }
     std::string description() const; // the text description of the cluster
 };
 
@@ -65,11 +67,14 @@ public:
     std::uint32_t machine_of(std::uint32_t pe) const { return pe_machine_[pe]; }
     std::uint32_t local(std::uint32_t pe) const { return pe - machine_first_pe_[pe_machine_[pe]]; }
     std::uint32_t first_pe(std::uint32_t m) const { return machine_first_pe_[m]; }
-    std::uint32_t pes_of(std::uint32_t m) const { return machine_first_pe_[m + 1] - machine_first_pe_[m]; }
+    std::uint32_t pes_of(std::uint32_t m) const {
+        return machine_first_pe_[m + 1] - machine_first_pe_[m];
+    }
     std::uint32_t node_of(std::uint32_t pe) const;
     int proximity(std::uint32_t a, std::uint32_t b) const;
     // Type and logical index (inside the machine) of the deepest common object.
-    std::optional<std::pair<ObjectType, std::uint32_t>> ancestor(std::uint32_t a, std::uint32_t b) const;
+    std::optional<std::pair<ObjectType, std::uint32_t>> ancestor(std::uint32_t a,
+                                                                 std::uint32_t b) const;
 
     static constexpr double inf = std::numeric_limits<double>::infinity();
     double vertex_latency(std::uint32_t u, std::uint32_t v) const { return lat_[u * n_ + v]; }

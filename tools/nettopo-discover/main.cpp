@@ -1,15 +1,13 @@
 // nettopo-discover: discover this machine through hwloc (or convert any
 // topology input) and write the nettopo archive.
-#include <CLI/CLI.hpp>
-
-#include <iostream>
-
-#include <fmt/format.h>
-
 #include "nettopo/archive.hpp"
 #include "nettopo/error.hpp"
 #include "nettopo/report.hpp"
 #include "nettopo/tool_support.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <iostream>
 
 namespace {
 
@@ -47,7 +45,8 @@ int main(int argc, char** argv) {
     app.add_option("-i,--input", o.input,
                    "Source: nettopo archive, description file or hwloc XML ('-' = stdin); "
                    "default: this machine");
-    app.add_option("-o,--output", o.output, "Archive to write ('-' = stdout)")->capture_default_str();
+    app.add_option("-o,--output", o.output, "Archive to write ('-' = stdout)")
+        ->capture_default_str();
     app.add_flag("--show", o.show, "Print the lstopo-like view of the result");
     app.add_flag("--summary", o.summary, "Print the summary of the result");
     app.add_option("--node-level", o.node_level,

@@ -1,16 +1,15 @@
 // nettopo-query: ask a topology anything, in text (one value per line) or JSON.
-#include <CLI/CLI.hpp>
-
-#include <fstream>
-#include <functional>
-#include <iostream>
-
 #include "nettopo/error.hpp"
 #include "nettopo/input.hpp"
 #include "nettopo/query.hpp"
 #include "nettopo/query_printer.hpp"
 #include "nettopo/report.hpp"
 #include "nettopo/tool_support.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <functional>
+#include <iostream>
 
 namespace {
 
@@ -55,7 +54,8 @@ struct Run {
 
 using Command = std::function<void(Run&)>;
 
-// name, help, positional arguments ("pe", "pair", "machine", "node", "vertex", "nearest" or ""), action
+// name, help, positional arguments ("pe", "pair", "machine", "node", "vertex", "nearest" or ""),
+// action
 struct SubCommand {
     const char* name;
     const char* help;
@@ -65,10 +65,12 @@ struct SubCommand {
 
 const std::vector<SubCommand>& commands() {
     static const std::vector<SubCommand> table = {
-        {"num-pes", "Number of PEs", "", [](Run& r) { r.out.count("num_pes", r.cluster.num_pes()); }},
+        {"num-pes", "Number of PEs", "",
+         [](Run& r) { r.out.count("num_pes", r.cluster.num_pes()); }},
         {"num-machines", "Number of machines", "",
          [](Run& r) { r.out.count("num_machines", r.cluster.num_machines()); }},
-        {"num-nodes", "Number of nodes", "", [](Run& r) { r.out.count("num_nodes", r.cluster.num_nodes()); }},
+        {"num-nodes", "Number of nodes", "",
+         [](Run& r) { r.out.count("num_nodes", r.cluster.num_nodes()); }},
         {"num-switches", "Number of switches", "",
          [](Run& r) { r.out.count("num_switches", r.cluster.num_switches()); }},
         {"num-links", "Number of network links", "",
@@ -107,7 +109,8 @@ const std::vector<SubCommand>& commands() {
         {"nearest", "The K PEs closest to a PE (ties by PE id)", "nearest",
          [](Run& r) {
              const PeId p = r.pe();
-             const auto k = static_cast<std::uint32_t>(std::min<std::uint64_t>(r.o.k, r.cluster.num_pes()));
+             const auto k =
+                 static_cast<std::uint32_t>(std::min<std::uint64_t>(r.o.k, r.cluster.num_pes()));
              r.out.nearest(p, k, r.engine.nearest(p, k));
          }},
         {"summary", "Counts, machine types, node level, degrees, diameter", "",
@@ -133,7 +136,8 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
     }
     if (args == "pair") {
         sub->add_option("pes", o.pes, "Two PE indexes A B")->expected(0, 2);
-        sub->add_option("--pairs", o.pairs, "File of 'A B' lines ('-' = stdin), one result per line");
+        sub->add_option("--pairs", o.pairs,
+                        "File of 'A B' lines ('-' = stdin), one result per line");
     }
     if (std::string_view(c.name) == "path")
         sub->add_flag("--hops", o.by_hops, "Fewest hops instead of least latency");
@@ -167,8 +171,7 @@ int main(int argc, char** argv) {
         LoadOptions load;
         load.node_level = parse_node_level(o.node_level);
         load.build.allow_disconnected = o.allow_disconnected;
-        const Cluster cluster =
-            load_or_discover(o.input.empty() ? default_input() : o.input, load);
+        const Cluster cluster = load_or_discover(o.input.empty() ? default_input() : o.input, load);
         const std::string name = app.get_subcommands().front()->get_name();
         for (const SubCommand& c : commands())
             if (name == c.name) {

@@ -3,11 +3,11 @@
 // runs of machines stored as name ranges, links as one flat list) and exact.
 #pragma once
 
+#include "nettopo/cluster.hpp"
+
 #include <istream>
 #include <ostream>
 #include <string>
-
-#include "nettopo/cluster.hpp"
 
 namespace nettopo {
 

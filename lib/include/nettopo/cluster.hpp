@@ -4,17 +4,17 @@
 // machines of one type (1 for a homogeneous cluster), and thread-safe.
 #pragma once
 
+#include "nettopo/ids.hpp"
+#include "nettopo/machine_type.hpp"
+#include "nettopo/name_table.hpp"
+#include "nettopo/network.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "nettopo/ids.hpp"
-#include "nettopo/machine_type.hpp"
-#include "nettopo/name_table.hpp"
-#include "nettopo/network.hpp"
 
 namespace nettopo {
 
@@ -31,7 +31,7 @@ enum class Proximity : int { OtherMachine = 0, SameMachine = 1, SameNode = 2, Sa
 
 struct Ancestor {
     MachineId machine;
-    ObjectId object;          // inside the machine's type tree
+    ObjectId object; // inside the machine's type tree
     ObjectType type;
     std::uint32_t logical_index; // among the objects of that type in the machine
 };

@@ -3,12 +3,12 @@
 // connected network unless allowed otherwise.
 #pragma once
 
+#include "nettopo/cluster.hpp"
+
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
-
-#include "nettopo/cluster.hpp"
 
 namespace nettopo {
 

@@ -9,11 +9,11 @@
 // See share/doc/description-format.md for the full grammar.
 #pragma once
 
-#include <istream>
-#include <string>
-
 #include "nettopo/cluster.hpp"
 #include "nettopo/cluster_builder.hpp"
+
+#include <istream>
+#include <string>
 
 namespace nettopo {
 

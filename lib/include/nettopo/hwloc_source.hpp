@@ -3,10 +3,10 @@
 // an hwloc topology, so they agree with what lstopo shows.
 #pragma once
 
+#include "nettopo/machine_tree.hpp"
+
 #include <string>
 #include <string_view>
-
-#include "nettopo/machine_tree.hpp"
 
 namespace nettopo {
 

@@ -2,10 +2,10 @@
 // a nettopo archive, a text description, or an hwloc XML export of one machine.
 #pragma once
 
-#include <string>
-
 #include "nettopo/cluster.hpp"
 #include "nettopo/description.hpp"
+
+#include <string>
 
 namespace nettopo {
 

@@ -3,13 +3,13 @@
 // range of logical PU indexes (as hwloc's logical order does).
 #pragma once
 
+#include "nettopo/ids.hpp"
+#include "nettopo/object_type.hpp"
+
 #include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
-
-#include "nettopo/ids.hpp"
-#include "nettopo/object_type.hpp"
 
 namespace nettopo {
 
@@ -24,7 +24,7 @@ struct TreeObject {
     std::uint32_t logical_index; // rank among the objects of the same type
     std::uint32_t first_pu;      // PUs below: [first_pu, first_pu + pu_count)
     std::uint32_t pu_count;
-    std::uint32_t subtree_end;   // objects below: (id, subtree_end) in pre-order
+    std::uint32_t subtree_end; // objects below: (id, subtree_end) in pre-order
 };
 
 // NUMA nodes and memory-side caches are not ancestors of PUs (hwloc 2): they

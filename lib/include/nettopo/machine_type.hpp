@@ -2,12 +2,12 @@
 // chosen inside it, and the latencies between PUs that meet at each level.
 #pragma once
 
+#include "nettopo/machine_tree.hpp"
+
 #include <array>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "nettopo/machine_tree.hpp"
 
 namespace nettopo {
 

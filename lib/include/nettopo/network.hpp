@@ -3,18 +3,18 @@
 // ids 0..M-1 are the machines, M..M+S-1 the switches.
 #pragma once
 
+#include "nettopo/ids.hpp"
+
 #include <cstdint>
 #include <span>
 #include <vector>
-
-#include "nettopo/ids.hpp"
 
 namespace nettopo {
 
 struct Link {
     VertexId a, b;
-    double latency_ns = 0;        // >= 0; zero is a valid latency
-    double bandwidth_gbps = 0;    // 0: unknown
+    double latency_ns = 0;          // >= 0; zero is a valid latency
+    double bandwidth_gbps = 0;      // 0: unknown
     std::uint32_t multiplicity = 1; // parallel cables merged into this link
 
     bool operator==(const Link&) const = default;
@@ -34,18 +34,12 @@ public:
     std::span<const Link> links() const { return links_; }
 
     bool is_machine(VertexId v) const { return v.value < num_machines_; }
-    std::uint32_t degree(VertexId v) const {
-        return offsets_[v.value + 1] - offsets_[v.value];
-    }
+    std::uint32_t degree(VertexId v) const { return offsets_[v.value + 1] - offsets_[v.value]; }
     // Adjacent vertices in increasing id order, with the latency and link index
     // of the connecting link at the same positions.
     std::span<const VertexId> neighbors(VertexId v) const { return slice(targets_, v); }
-    std::span<const double> neighbor_latencies(VertexId v) const {
-        return slice(latencies_, v);
-    }
-    std::span<const std::uint32_t> neighbor_links(VertexId v) const {
-        return slice(link_ids_, v);
-    }
+    std::span<const double> neighbor_latencies(VertexId v) const { return slice(latencies_, v); }
+    std::span<const std::uint32_t> neighbor_links(VertexId v) const { return slice(link_ids_, v); }
 
 private:
     template <class T> std::span<const T> slice(const std::vector<T>& a, VertexId v) const {

@@ -4,11 +4,11 @@
 // object per thread.
 #pragma once
 
+#include "nettopo/network.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <vector>
-
-#include "nettopo/network.hpp"
 
 namespace nettopo {
 

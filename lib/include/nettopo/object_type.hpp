@@ -40,6 +40,8 @@ std::optional<ObjectType> parse_object_type(std::string_view name);
 constexpr bool is_memory(ObjectType t) {
     return t == ObjectType::NUMANode || t == ObjectType::MemCache;
 }
-constexpr bool is_cache(ObjectType t) { return t >= ObjectType::L5 && t <= ObjectType::L1i; }
+constexpr bool is_cache(ObjectType t) {
+    return t >= ObjectType::L5 && t <= ObjectType::L1i;
+}
 
 } // namespace nettopo

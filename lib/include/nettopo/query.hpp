@@ -3,12 +3,12 @@
 // proximity, common_ancestor, ...) are on Cluster itself.
 #pragma once
 
+#include "nettopo/cluster.hpp"
+#include "nettopo/network_search.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <vector>
-
-#include "nettopo/cluster.hpp"
-#include "nettopo/network_search.hpp"
 
 namespace nettopo {
 

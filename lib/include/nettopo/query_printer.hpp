@@ -4,6 +4,9 @@
 // name, null for unreachable. Both are stable: scripts depend on them.
 #pragma once
 
+#include "nettopo/cluster.hpp"
+#include "nettopo/query.hpp"
+
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -12,9 +15,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include "nettopo/cluster.hpp"
-#include "nettopo/query.hpp"
 
 namespace nettopo {
 
@@ -38,8 +38,8 @@ public:
     void nearest(PeId pe, std::uint32_t k, std::span<const NearPe> found);
 
 private:
-    template <class F> void pair_result(PeId a, PeId b, std::string_view key, F&& write_json,
-                                        const std::string& text);
+    template <class F>
+    void pair_result(PeId a, PeId b, std::string_view key, F&& write_json, const std::string& text);
     std::ostream& out_;
     bool json_;
     const Cluster& cluster_;

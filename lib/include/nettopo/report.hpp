@@ -3,13 +3,13 @@
 // indented tree of switches, machines and each machine type once).
 #pragma once
 
+#include "nettopo/cluster.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include "nettopo/cluster.hpp"
 
 namespace nettopo {
 

@@ -2,12 +2,12 @@
 // topology comes from when the user does not say.
 #pragma once
 
+#include "nettopo/cluster.hpp"
+#include "nettopo/description.hpp"
+
 #include <functional>
 #include <string>
 #include <string_view>
-
-#include "nettopo/cluster.hpp"
-#include "nettopo/description.hpp"
 
 namespace nettopo {
 

@@ -1,19 +1,17 @@
 #include "nettopo/hwloc_source.hpp"
 
-#include <hwloc.h>
-#include <unistd.h>
+#include "../io/readers.hpp"
+#include "nettopo/error.hpp"
+#include "synthetic_check.hpp"
 
 #include <cerrno>
 #include <cstring>
+#include <fmt/format.h>
 #include <fstream>
+#include <hwloc.h>
 #include <iterator>
 #include <memory>
-
-#include <fmt/format.h>
-
-#include "nettopo/error.hpp"
-#include "../io/readers.hpp"
-#include "synthetic_check.hpp"
+#include <unistd.h>
 
 namespace nettopo {
 
@@ -32,23 +30,40 @@ Topology make_topology() {
 
 std::optional<ObjectType> convert_type(hwloc_obj_type_t t) {
     switch (t) {
-    case HWLOC_OBJ_MACHINE: return ObjectType::Machine;
-    case HWLOC_OBJ_PACKAGE: return ObjectType::Package;
-    case HWLOC_OBJ_DIE: return ObjectType::Die;
-    case HWLOC_OBJ_GROUP: return ObjectType::Group;
-    case HWLOC_OBJ_NUMANODE: return ObjectType::NUMANode;
-    case HWLOC_OBJ_MEMCACHE: return ObjectType::MemCache;
-    case HWLOC_OBJ_L5CACHE: return ObjectType::L5;
-    case HWLOC_OBJ_L4CACHE: return ObjectType::L4;
-    case HWLOC_OBJ_L3CACHE: return ObjectType::L3;
-    case HWLOC_OBJ_L2CACHE: return ObjectType::L2;
-    case HWLOC_OBJ_L1CACHE: return ObjectType::L1;
-    case HWLOC_OBJ_L3ICACHE: return ObjectType::L3i;
-    case HWLOC_OBJ_L2ICACHE: return ObjectType::L2i;
-    case HWLOC_OBJ_L1ICACHE: return ObjectType::L1i;
-    case HWLOC_OBJ_CORE: return ObjectType::Core;
-    case HWLOC_OBJ_PU: return ObjectType::PU;
-    default: return std::nullopt; // I/O and Misc objects carry no proximity
+    case HWLOC_OBJ_MACHINE:
+        return ObjectType::Machine;
+    case HWLOC_OBJ_PACKAGE:
+        return ObjectType::Package;
+    case HWLOC_OBJ_DIE:
+        return ObjectType::Die;
+    case HWLOC_OBJ_GROUP:
+        return ObjectType::Group;
+    case HWLOC_OBJ_NUMANODE:
+        return ObjectType::NUMANode;
+    case HWLOC_OBJ_MEMCACHE:
+        return ObjectType::MemCache;
+    case HWLOC_OBJ_L5CACHE:
+        return ObjectType::L5;
+    case HWLOC_OBJ_L4CACHE:
+        return ObjectType::L4;
+    case HWLOC_OBJ_L3CACHE:
+        return ObjectType::L3;
+    case HWLOC_OBJ_L2CACHE:
+        return ObjectType::L2;
+    case HWLOC_OBJ_L1CACHE:
+        return ObjectType::L1;
+    case HWLOC_OBJ_L3ICACHE:
+        return ObjectType::L3i;
+    case HWLOC_OBJ_L2ICACHE:
+        return ObjectType::L2i;
+    case HWLOC_OBJ_L1ICACHE:
+        return ObjectType::L1i;
+    case HWLOC_OBJ_CORE:
+        return ObjectType::Core;
+    case HWLOC_OBJ_PU:
+        return ObjectType::PU;
+    default:
+        return std::nullopt; // I/O and Misc objects carry no proximity
     }
 }
 
@@ -67,7 +82,8 @@ std::uint64_t size_of(hwloc_obj_t o) {
 // sits between a CPU object and its NUMA node, so walk that list recursively.
 void add_memory(MachineTree::Builder& b, hwloc_obj_t mem, ObjectId parent) {
     for (; mem; mem = mem->next_sibling) {
-        if (auto t = convert_type(mem->type)) b.add_memory(*t, parent, os_index_of(mem), size_of(mem));
+        if (auto t = convert_type(mem->type))
+            b.add_memory(*t, parent, os_index_of(mem), size_of(mem));
         add_memory(b, mem->memory_first_child, parent);
     }
 }
@@ -114,7 +130,8 @@ namespace detail {
 HwlocMachine load_hwloc_xml_buffer(std::string_view buffer, const std::string& source_name) {
     Topology topo = make_topology();
     const std::string copy(buffer); // hwloc wants a NUL-terminated buffer, size included
-    if (hwloc_topology_set_xmlbuffer(topo.get(), copy.c_str(), static_cast<int>(copy.size() + 1)) != 0 ||
+    if (hwloc_topology_set_xmlbuffer(topo.get(), copy.c_str(), static_cast<int>(copy.size() + 1)) !=
+            0 ||
         hwloc_topology_load(topo.get()) != 0)
         throw InputError(source_name, 0, "hwloc cannot load this XML export");
     try {

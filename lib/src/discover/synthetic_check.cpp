@@ -1,13 +1,12 @@
 #include "synthetic_check.hpp"
 
-#include <charconv>
-#include <string>
-#include <vector>
-
-#include <fmt/format.h>
-
 #include "nettopo/error.hpp"
 #include "nettopo/object_type.hpp"
+
+#include <charconv>
+#include <fmt/format.h>
+#include <string>
+#include <vector>
 
 namespace nettopo::detail {
 
@@ -68,8 +67,8 @@ void check_synthetic(std::string_view description) {
         last = type;
     }
     if (last != ObjectType::PU)
-        throw InputError(fmt::format("hwloc synthetic description '{}' must end with pu:<count>",
-                                     description));
+        throw InputError(
+            fmt::format("hwloc synthetic description '{}' must end with pu:<count>", description));
 }
 
 } // namespace nettopo::detail

@@ -1,17 +1,15 @@
 // Reader of the nettopo XML archive. Every error names the file and line.
-#include <pugixml.hpp>
-
-#include <algorithm>
-#include <iterator>
-
-#include <fmt/format.h>
-
+#include "name_runs.hpp"
 #include "nettopo/archive.hpp"
 #include "nettopo/cluster_builder.hpp"
 #include "nettopo/error.hpp"
-#include "name_runs.hpp"
 #include "parse_util.hpp"
 #include "readers.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <iterator>
+#include <pugixml.hpp>
 
 namespace nettopo {
 
@@ -95,7 +93,8 @@ private:
     void check_count(pugi::xml_node n, std::uint64_t found) const {
         const std::uint64_t declared = number(n, "count");
         if (declared != found)
-            fail(n, fmt::format("<{}> declares count=\"{}\" but holds {}", n.name(), declared, found));
+            fail(n,
+                 fmt::format("<{}> declares count=\"{}\" but holds {}", n.name(), declared, found));
     }
 
     void read_objects(pugi::xml_node e, MachineTree::Builder& b, ObjectId parent) const {
@@ -103,8 +102,9 @@ private:
         if (is_memory(type)) fail(e, "memory objects are written as <memory>, not <object>");
         ObjectId id;
         try {
-            id = b.add(type, parent, static_cast<std::uint32_t>(optional_number(
-                                         e, "os", unknown_os_index, unknown_os_index)),
+            id = b.add(type, parent,
+                       static_cast<std::uint32_t>(
+                           optional_number(e, "os", unknown_os_index, unknown_os_index)),
                        optional_number(e, "size", 0));
         } catch (const InputError& err) {
             fail(e, err.what());
@@ -155,7 +155,8 @@ private:
                 fail(root, err.what());
             }
             MachineType type(text(t, "description"), std::move(tree), request, lat);
-            if (std::string_view level = text(t, "node-level"); level != to_string(type.node_type()))
+            if (std::string_view level = text(t, "node-level");
+                level != to_string(type.node_type()))
                 fail(t, fmt::format("node-level=\"{}\" does not match the tree and node-request "
                                     "(which give {})",
                                     level, to_string(type.node_type())));
@@ -193,16 +194,16 @@ private:
     }
 
     void read_machines(pugi::xml_node machines, ClusterBuilder& builder) {
-        num_machines_ = read_names(machines, "machine", "machines",
-                                   [&](pugi::xml_node e, std::string_view name) {
-                                       if (num_types_ == 0) fail(e, "no <type> is declared");
-                                       const auto t = number(e, "type", num_types_ - 1);
-                                       try {
-                                           builder.add_machine(name, TypeId(static_cast<std::uint32_t>(t)));
-                                       } catch (const InputError& err) {
-                                           fail(e, err.what());
-                                       }
-                                   });
+        num_machines_ = read_names(
+            machines, "machine", "machines", [&](pugi::xml_node e, std::string_view name) {
+                if (num_types_ == 0) fail(e, "no <type> is declared");
+                const auto t = number(e, "type", num_types_ - 1);
+                try {
+                    builder.add_machine(name, TypeId(static_cast<std::uint32_t>(t)));
+                } catch (const InputError& err) {
+                    fail(e, err.what());
+                }
+            });
     }
 
     void read_switches(pugi::xml_node switches, ClusterBuilder& builder) {
@@ -228,7 +229,8 @@ private:
             std::size_t end = body.find('\n', pos);
             if (end == std::string_view::npos) end = body.size();
             f.clear();
-            detail::for_each_token(body.substr(pos, end - pos), [&](std::string_view t) { f.push_back(t); });
+            detail::for_each_token(body.substr(pos, end - pos),
+                                   [&](std::string_view t) { f.push_back(t); });
             if (!f.empty()) {
                 auto bad = [&](const std::string& msg) { throw InputError(source_, line, msg); };
                 if (f.size() != 5)
@@ -243,7 +245,8 @@ private:
                 auto endpoint = [&](std::uint64_t v) {
                     return v < num_machines_
                                ? ClusterBuilder::Endpoint{false, static_cast<std::uint32_t>(v)}
-                               : ClusterBuilder::Endpoint{true, static_cast<std::uint32_t>(v - num_machines_)};
+                               : ClusterBuilder::Endpoint{
+                                     true, static_cast<std::uint32_t>(v - num_machines_)};
                 };
                 try {
                     builder.add_link(endpoint(*a), endpoint(*b), *lat, *bw,

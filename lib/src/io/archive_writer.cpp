@@ -1,12 +1,11 @@
 // Writer of the nettopo XML archive (share/doc/archive-format.md).
-#include <pugixml.hpp>
-
-#include <fmt/format.h>
-
 #include "atomic_file.hpp"
 #include "name_runs.hpp"
 #include "nettopo/archive.hpp"
 #include "nettopo/json_writer.hpp"
+
+#include <fmt/format.h>
+#include <pugixml.hpp>
 
 namespace nettopo {
 
@@ -96,9 +95,8 @@ void write_archive(const Cluster& c, std::ostream& out) {
     pugi::xml_node switches = root.append_child("switches");
     switches.append_attribute("count") = c.num_switches();
     write_names(
-        switches, "switch", "switches",
-        [&](std::uint32_t i) { return c.switch_name(SwitchId(i)); }, c.num_switches(),
-        [](std::uint32_t) { return true; }, [](pugi::xml_node, std::uint32_t) {});
+        switches, "switch", "switches", [&](std::uint32_t i) { return c.switch_name(SwitchId(i)); },
+        c.num_switches(), [](std::uint32_t) { return true; }, [](pugi::xml_node, std::uint32_t) {});
 
     pugi::xml_node links = root.append_child("links");
     links.append_attribute("count") = static_cast<unsigned long long>(c.num_net_links());

@@ -1,19 +1,17 @@
 #include "atomic_file.hpp"
 
-#include <fcntl.h>
-#include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "nettopo/error.hpp"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
+#include <fmt/format.h>
 #include <fstream>
 #include <iostream>
-
-#include <fmt/format.h>
-
-#include "nettopo/error.hpp"
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace nettopo::detail {
 
@@ -48,8 +46,8 @@ void write_atomically(const std::string& path, const std::function<void(std::ost
         ::umask(mask);
         ::chmod(tmp.c_str(), 0666 & ~mask);
         if (std::rename(tmp.c_str(), path.c_str()) != 0)
-            throw Error(fmt::format("cannot rename '{}' to '{}': {}", tmp, path,
-                                    std::strerror(errno)));
+            throw Error(
+                fmt::format("cannot rename '{}' to '{}': {}", tmp, path, std::strerror(errno)));
     } catch (...) {
         std::remove(tmp.c_str());
         throw;

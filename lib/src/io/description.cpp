@@ -1,15 +1,14 @@
 // Reader of the text description (grammar in share/doc/description-format.md).
 #include "nettopo/description.hpp"
 
-#include <string>
-#include <unordered_map>
-#include <vector>
-
-#include <fmt/format.h>
-
 #include "nettopo/error.hpp"
 #include "nettopo/hwloc_source.hpp"
 #include "parse_util.hpp"
+
+#include <fmt/format.h>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
 namespace nettopo {
 
@@ -114,22 +113,30 @@ private:
         const std::string_view b = s.substr(dash + 1, close - dash - 1);
         const auto first = detail::parse_uint(a), last = detail::parse_uint(b);
         if (!first || !last || a.size() > 18 || b.size() > 18)
-            fail(fmt::format("bad machine range '{}': the bounds must be non-negative integers", s));
+            fail(
+                fmt::format("bad machine range '{}': the bounds must be non-negative integers", s));
         if (*first > *last) fail(fmt::format("bad machine range '{}': {} > {}", s, *first, *last));
         if (*last - *first >= max_id_count)
             fail(fmt::format("machine range '{}' is larger than the 32-bit machine ids allow", s));
-        NameRange r{std::string(s.substr(0, open)), std::string(s.substr(close + 1)), *first,
-                    *last, 0};
+        NameRange r{std::string(s.substr(0, open)), std::string(s.substr(close + 1)), *first, *last,
+                    0};
         if (a.size() > 1 && a[0] == '0') r.width = static_cast<int>(a.size());
         return r;
     }
 
-    // Tokens from `from` up to the first key=value form the synthetic
-    // description; the key=value options follow.
+    // A machine option is key=value with a plain key; "l3:1(size=32MB)" is
+    // an hwloc attribute inside the synthetic description.
+    static bool is_option(std::string_view token) {
+        const auto eq = token.find('=');
+        return eq != std::string_view::npos && eq < token.find_first_of(":(");
+    }
+
+    // Tokens from `from` up to the first option form the synthetic
+    // description; the options follow.
     TypeId machine_type(const std::vector<std::string_view>& t, std::size_t from) {
         std::string desc;
         std::size_t i = from;
-        for (; i < t.size() && t[i].find('=') == std::string_view::npos; ++i) {
+        for (; i < t.size() && !is_option(t[i]); ++i) {
             if (!desc.empty()) desc += ' ';
             desc += t[i];
         }

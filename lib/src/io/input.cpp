@@ -1,19 +1,17 @@
 #include "nettopo/input.hpp"
 
-#include <pugixml.hpp>
-
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
-
-#include <fmt/format.h>
-
 #include "nettopo/cluster_builder.hpp"
 #include "nettopo/error.hpp"
 #include "readers.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <pugixml.hpp>
+#include <sstream>
 
 namespace nettopo {
 
@@ -61,11 +59,13 @@ InputKind kind_of(std::string_view buffer, const std::string& source) {
     if (root == "nettopo") return InputKind::Archive;
     if (root == "topology") return InputKind::HwlocXml;
     if (root == "topologydiff")
-        throw InputError(source, 0, "this is an hwloc topology diff; it needs its reference "
-                                    "host's XML to be applied to");
-    throw InputError(source, 0, fmt::format("unrecognised XML document <{}>: expected a nettopo "
-                                            "archive <nettopo> or an hwloc export <topology>",
-                                            root));
+        throw InputError(source, 0,
+                         "this is an hwloc topology diff; it needs its reference "
+                         "host's XML to be applied to");
+    throw InputError(source, 0,
+                     fmt::format("unrecognised XML document <{}>: expected a nettopo "
+                                 "archive <nettopo> or an hwloc export <topology>",
+                                 root));
 }
 
 Cluster one_machine(HwlocMachine m, std::string description, std::string fallback_name,
@@ -88,27 +88,34 @@ std::string file_stem(const std::string& path) {
 
 const char* to_string(InputKind kind) {
     switch (kind) {
-    case InputKind::Archive: return "nettopo archive";
-    case InputKind::Description: return "topology description";
-    case InputKind::HwlocXml: return "hwloc XML export";
+    case InputKind::Archive:
+        return "nettopo archive";
+    case InputKind::Description:
+        return "topology description";
+    case InputKind::HwlocXml:
+        return "hwloc XML export";
     }
     return "?";
 }
 
-InputKind detect_input_kind(const std::string& path) { return kind_of(read_all(path), path); }
+InputKind detect_input_kind(const std::string& path) {
+    return kind_of(read_all(path), path);
+}
 
 Cluster load_cluster(const std::string& path, const LoadOptions& options) {
     const std::string source = path == "-" ? "<stdin>" : path;
     const std::string buffer = read_all(path);
     switch (kind_of(buffer, source)) {
-    case InputKind::Archive: return detail::read_archive_buffer(buffer, source);
+    case InputKind::Archive:
+        return detail::read_archive_buffer(buffer, source);
     case InputKind::HwlocXml: {
         // pugixml first: hwloc's parser only says "failed", we want the line.
         pugi::xml_document doc;
         if (auto ok = doc.load_buffer(buffer.data(), buffer.size()); !ok) {
             const auto offset = static_cast<std::size_t>(ok.offset);
-            const auto line = 1 + std::count(buffer.begin(),
-                                             buffer.begin() + std::min(offset, buffer.size()), '\n');
+            const auto line =
+                1 +
+                std::count(buffer.begin(), buffer.begin() + std::min(offset, buffer.size()), '\n');
             throw InputError(source, static_cast<std::size_t>(line),
                              fmt::format("malformed XML: {}", ok.description()));
         }

@@ -4,7 +4,9 @@
 
 namespace nettopo {
 
-std::string format_number(double v) { return fmt::format("{}", v); }
+std::string format_number(double v) {
+    return fmt::format("{}", v);
+}
 
 void JsonWriter::separate() {
     if (after_key_) {
@@ -52,11 +54,21 @@ JsonWriter& JsonWriter::value(std::string_view s) {
     out_ << '"';
     for (char c : s) {
         switch (c) {
-        case '"': out_ << "\\\""; break;
-        case '\\': out_ << "\\\\"; break;
-        case '\n': out_ << "\\n"; break;
-        case '\t': out_ << "\\t"; break;
-        case '\r': out_ << "\\r"; break;
+        case '"':
+            out_ << "\\\"";
+            break;
+        case '\\':
+            out_ << "\\\\";
+            break;
+        case '\n':
+            out_ << "\\n";
+            break;
+        case '\t':
+            out_ << "\\t";
+            break;
+        case '\r':
+            out_ << "\\r";
+            break;
         default:
             if (static_cast<unsigned char>(c) < 0x20)
                 out_ << fmt::format("\\u{:04x}", static_cast<unsigned>(c));
@@ -94,6 +106,8 @@ JsonWriter& JsonWriter::null() {
     return *this;
 }
 
-void JsonWriter::line() { out_ << '\n'; }
+void JsonWriter::line() {
+    out_ << '\n';
+}
 
 } // namespace nettopo

@@ -1,8 +1,8 @@
 #include "name_runs.hpp"
 
-#include <fmt/format.h>
-
 #include "parse_util.hpp"
+
+#include <fmt/format.h>
 
 namespace nettopo::detail {
 

@@ -12,10 +12,10 @@ namespace nettopo::detail {
 struct NameRun {
     std::uint32_t first_index = 0; // position of the run's first name in the list
     std::uint32_t count = 0;
-    bool numbered = false;         // false: a single name, held whole in `prefix`
+    bool numbered = false; // false: a single name, held whole in `prefix`
     std::string prefix;
     std::uint64_t first_number = 0;
-    int width = 0;                 // zero padding of the numbers, 0 = none
+    int width = 0; // zero padding of the numbers, 0 = none
 };
 
 // `same_group(i)` is false where a new run must start even if the names would

@@ -1,12 +1,11 @@
 #include "nettopo/query_printer.hpp"
 
-#include <string>
-
-#include <fmt/format.h>
-
 #include "nettopo/error.hpp"
 #include "nettopo/json_writer.hpp"
 #include "parse_util.hpp"
+
+#include <fmt/format.h>
+#include <string>
 
 namespace nettopo {
 
@@ -18,7 +17,8 @@ std::string join_pes(PeRange r) {
 }
 std::string join_pes(std::span<const PeId> pes) {
     std::string s;
-    for (std::size_t i = 0; i < pes.size(); ++i) s += fmt::format("{}{}", i ? " " : "", pes[i].value);
+    for (std::size_t i = 0; i < pes.size(); ++i)
+        s += fmt::format("{}{}", i ? " " : "", pes[i].value);
     return s;
 }
 void pe_array(JsonWriter& j, PeRange r) {
@@ -131,7 +131,8 @@ void QueryPrinter::pair_result(PeId a, PeId b, std::string_view key, F&& write_j
 
 void QueryPrinter::proximity(PeId a, PeId b) {
     const int p = static_cast<int>(cluster_.proximity(a, b));
-    pair_result(a, b, "proximity", [&](JsonWriter& j) { j.value(p); }, std::to_string(p));
+    pair_result(
+        a, b, "proximity", [&](JsonWriter& j) { j.value(p); }, std::to_string(p));
 }
 
 void QueryPrinter::ancestor(PeId a, PeId b) {
@@ -157,13 +158,14 @@ void QueryPrinter::ancestor(PeId a, PeId b) {
 }
 
 void QueryPrinter::hops(PeId a, PeId b, std::optional<std::uint32_t> h) {
-    pair_result(a, b, "hops", [&](JsonWriter& j) { j.value(h); },
-                h ? std::to_string(*h) : "unreachable");
+    pair_result(
+        a, b, "hops", [&](JsonWriter& j) { j.value(h); }, h ? std::to_string(*h) : "unreachable");
 }
 
 void QueryPrinter::distance(PeId a, PeId b, std::optional<double> d) {
-    pair_result(a, b, "distance", [&](JsonWriter& j) { j.value(d); },
-                d ? format_number(*d) : "unreachable");
+    pair_result(
+        a, b, "distance", [&](JsonWriter& j) { j.value(d); },
+        d ? format_number(*d) : "unreachable");
 }
 
 void QueryPrinter::path(PeId a, PeId b, const std::optional<std::vector<VertexId>>& p) {
@@ -187,7 +189,8 @@ void QueryPrinter::path(PeId a, PeId b, const std::optional<std::vector<VertexId
 
 void QueryPrinter::nearest(PeId pe, std::uint32_t k, std::span<const NearPe> found) {
     if (!json_) {
-        for (const NearPe& n : found) out_ << n.pe.value << ' ' << format_number(n.distance_ns) << '\n';
+        for (const NearPe& n : found)
+            out_ << n.pe.value << ' ' << format_number(n.distance_ns) << '\n';
         return;
     }
     JsonWriter j(out_);
@@ -214,8 +217,9 @@ std::vector<std::pair<PeId, PeId>> read_pe_pairs(std::istream& in, const std::st
             const auto v = detail::parse_uint(t[i]);
             if (!v) throw InputError(source, n, fmt::format("'{}' is not a PE index", t[i]));
             if (*v >= cluster.num_pes())
-                throw InputError(source, n, fmt::format("PE {} does not exist (the cluster has {} PEs)",
-                                                        *v, cluster.num_pes()));
+                throw InputError(source, n,
+                                 fmt::format("PE {} does not exist (the cluster has {} PEs)", *v,
+                                             cluster.num_pes()));
             ab[i] = PeId(static_cast<std::uint32_t>(*v));
         }
         pairs.emplace_back(ab[0], ab[1]);

@@ -2,12 +2,12 @@
 // and standard input once, recognises the kind, then calls one of these).
 #pragma once
 
-#include <string>
-#include <string_view>
-
 #include "nettopo/cluster.hpp"
 #include "nettopo/description.hpp"
 #include "nettopo/hwloc_source.hpp"
+
+#include <string>
+#include <string_view>
 
 namespace nettopo::detail {
 

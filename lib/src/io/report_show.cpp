@@ -1,8 +1,8 @@
 // lstopo-like text view of a cluster.
-#include <fmt/format.h>
-
 #include "nettopo/json_writer.hpp"
 #include "nettopo/report.hpp"
+
+#include <fmt/format.h>
 
 namespace nettopo {
 
@@ -22,7 +22,8 @@ std::string object_label(const TreeObject& o) {
     if (o.os_index != unknown_os_index &&
         (o.type == ObjectType::PU || o.type == ObjectType::Package || o.type == ObjectType::Die))
         extra = fmt::format("P#{}", o.os_index);
-    if (o.size_bytes) extra = fmt::format("{}{}{}", extra, extra.empty() ? "" : " ", size_text(o.size_bytes));
+    if (o.size_bytes)
+        extra = fmt::format("{}{}{}", extra, extra.empty() ? "" : " ", size_text(o.size_bytes));
     return extra.empty() ? s : fmt::format("{} ({})", s, extra);
 }
 
@@ -51,7 +52,8 @@ std::string neighbours_text(const Cluster& c, VertexId v) {
     std::string s;
     for (std::size_t i = 0; i < to.size() && i < shown; ++i) {
         const Link& l = net.links()[links[i]];
-        s += fmt::format("{}{} {}ns", i ? ", " : "", c.vertex_name(to[i]), format_number(l.latency_ns));
+        s += fmt::format("{}{} {}ns", i ? ", " : "", c.vertex_name(to[i]),
+                         format_number(l.latency_ns));
         if (l.multiplicity > 1) s += fmt::format(" x{}", l.multiplicity);
         if (l.bandwidth_gbps > 0) s += fmt::format(" {}Gb/s", format_number(l.bandwidth_gbps));
     }

@@ -1,10 +1,9 @@
-#include <algorithm>
-
-#include <fmt/format.h>
-
 #include "nettopo/json_writer.hpp"
 #include "nettopo/network_search.hpp"
 #include "nettopo/report.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
 
 namespace nettopo {
 
@@ -78,7 +77,8 @@ ClusterSummary summarize(const Cluster& c) {
     std::vector<std::uint32_t> machines_of_type(c.num_types(), 0);
     const auto runs = c.runs();
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        const std::uint32_t end = i + 1 < runs.size() ? runs[i + 1].first_machine : c.num_machines();
+        const std::uint32_t end =
+            i + 1 < runs.size() ? runs[i + 1].first_machine : c.num_machines();
         machines_of_type[runs[i].type.value] += end - runs[i].first_machine;
     }
     for (std::uint32_t t = 0; t < c.num_types(); ++t) {
@@ -102,14 +102,15 @@ void write_summary_text(const ClusterSummary& s, std::ostream& out) {
     out << fmt::format("components:    {}\n", s.components);
     out << fmt::format("degree:        {}..{}\n", s.min_degree, s.max_degree);
     if (s.diameter_hops)
-        out << fmt::format("diameter:      {}{} hops between machines{}\n",
-                           s.diameter_exact ? "" : ">= ", *s.diameter_hops,
-                           s.diameter_exact ? "" : " (lower bound: graph too large for the exact value)");
+        out << fmt::format(
+            "diameter:      {}{} hops between machines{}\n",
+            s.diameter_exact ? "" : ">= ", *s.diameter_hops,
+            s.diameter_exact ? "" : " (lower bound: graph too large for the exact value)");
     out << fmt::format("machine types: {}\n", s.machine_types.size());
     for (std::size_t i = 0; i < s.machine_types.size(); ++i) {
         const auto& t = s.machine_types[i];
-        out << fmt::format("  type {}: {} machine{} x {} PEs, {} nodes each, node level {}: {}\n", i,
-                           t.machines, t.machines == 1 ? "" : "s", t.pes_per_machine,
+        out << fmt::format("  type {}: {} machine{} x {} PEs, {} nodes each, node level {}: {}\n",
+                           i, t.machines, t.machines == 1 ? "" : "s", t.pes_per_machine,
                            t.nodes_per_machine, t.node_level, t.description);
     }
 }

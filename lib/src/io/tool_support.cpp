@@ -1,13 +1,12 @@
 #include "nettopo/tool_support.hpp"
 
-#include <cstdlib>
-#include <filesystem>
-#include <iostream>
-
-#include <fmt/format.h>
-
 #include "nettopo/error.hpp"
 #include "nettopo/input.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
 
 namespace nettopo {
 

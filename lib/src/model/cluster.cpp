@@ -1,10 +1,9 @@
 #include "nettopo/cluster.hpp"
 
-#include <algorithm>
-
-#include <fmt/format.h>
-
 #include "nettopo/error.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
 
 namespace nettopo {
 
@@ -103,7 +102,9 @@ std::vector<PeId> others(PeRange r, PeId self) {
 std::vector<PeId> Cluster::on_same_machine(PeId p) const {
     return others(pes_of_machine(machine_of(p)), p);
 }
-std::vector<PeId> Cluster::on_same_node(PeId p) const { return others(pes_of_node(node_of(p)), p); }
+std::vector<PeId> Cluster::on_same_node(PeId p) const {
+    return others(pes_of_node(node_of(p)), p);
+}
 
 Proximity Cluster::proximity(PeId a, PeId b) const {
     if (a == b) return Proximity::SamePe;

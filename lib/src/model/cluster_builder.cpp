@@ -1,12 +1,11 @@
 #include "nettopo/cluster_builder.hpp"
 
-#include <cmath>
-#include <unordered_set>
-
-#include <fmt/format.h>
-
 #include "nettopo/error.hpp"
 #include "nettopo/network_search.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <unordered_set>
 
 namespace nettopo {
 
@@ -45,8 +44,8 @@ SwitchId ClusterBuilder::add_switch(std::string_view name) {
 void ClusterBuilder::add_link(Endpoint a, Endpoint b, double latency_ns, double bandwidth_gbps,
                               std::uint32_t multiplicity) {
     if (!std::isfinite(latency_ns) || latency_ns < 0)
-        throw InputError(fmt::format("invalid latency {}: must be a finite number >= 0 ns",
-                                     latency_ns));
+        throw InputError(
+            fmt::format("invalid latency {}: must be a finite number >= 0 ns", latency_ns));
     if (!std::isfinite(bandwidth_gbps) || bandwidth_gbps < 0)
         throw InputError(fmt::format("invalid bandwidth {}: must be > 0 Gbit/s", bandwidth_gbps));
     if (multiplicity == 0) throw InputError("a link needs at least one cable (count >= 1)");
@@ -108,7 +107,9 @@ Cluster ClusterBuilder::build(const BuildOptions& options) && {
     }
     c.runs_.push_back({num_machines, pe, node, TypeId()});
 
-    auto vertex = [&](Endpoint e) { return VertexId(e.is_switch ? num_machines + e.index : e.index); };
+    auto vertex = [&](Endpoint e) {
+        return VertexId(e.is_switch ? num_machines + e.index : e.index);
+    };
     std::vector<Link> links;
     links.reserve(links_.size());
     std::unordered_set<std::uint64_t> pairs;
@@ -117,16 +118,18 @@ Cluster ClusterBuilder::build(const BuildOptions& options) && {
         return e.index < (e.is_switch ? switch_names_.size() : num_machines);
     };
     for (const PendingLink& l : links_) {
-        if (!exists(l.a) || !exists(l.b)) throw InputError("link to an undeclared machine or switch");
+        if (!exists(l.a) || !exists(l.b))
+            throw InputError("link to an undeclared machine or switch");
         VertexId a = vertex(l.a), b = vertex(l.b);
         if (b < a) std::swap(a, b);
         if (!pairs.insert(std::uint64_t{a.value} << 32 | b.value).second)
-            throw InputError(fmt::format("duplicate link between '{}' and '{}' (declare parallel "
-                                         "cables once, with count=)",
-                                         a.value < num_machines ? machine_names_[a.value]
-                                                                : switch_names_[a.value - num_machines],
-                                         b.value < num_machines ? machine_names_[b.value]
-                                                                : switch_names_[b.value - num_machines]));
+            throw InputError(
+                fmt::format("duplicate link between '{}' and '{}' (declare parallel "
+                            "cables once, with count=)",
+                            a.value < num_machines ? machine_names_[a.value]
+                                                   : switch_names_[a.value - num_machines],
+                            b.value < num_machines ? machine_names_[b.value]
+                                                   : switch_names_[b.value - num_machines]));
         links.push_back({a, b, l.latency_ns, l.bandwidth_gbps, l.multiplicity});
     }
     links_.clear();

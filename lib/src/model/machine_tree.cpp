@@ -1,8 +1,8 @@
 #include "nettopo/machine_tree.hpp"
 
-#include <fmt/format.h>
-
 #include "nettopo/error.hpp"
+
+#include <fmt/format.h>
 
 namespace nettopo {
 
@@ -69,9 +69,9 @@ ObjectId MachineTree::Builder::add(ObjectType type, ObjectId parent, std::uint32
     } else {
         if (type == ObjectType::Machine) throw InputError("Machine object below the root");
         while (!open_.empty() && open_.back() != parent) open_.pop_back();
-        if (open_.empty())
-            throw InputError("machine tree objects are not in depth-first order");
-        if (objs[parent.value].type == ObjectType::PU) throw InputError("a PU cannot have children");
+        if (open_.empty()) throw InputError("machine tree objects are not in depth-first order");
+        if (objs[parent.value].type == ObjectType::PU)
+            throw InputError("a PU cannot have children");
     }
     if (objs.size() >= max_id_count) throw InputError("machine tree too large");
     ObjectId id(static_cast<std::uint32_t>(objs.size()));

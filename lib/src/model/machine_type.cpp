@@ -49,8 +49,7 @@ ObjectType automatic_node_type(const MachineTree& tree) {
     std::optional<ObjectType> best;
     std::uint32_t best_depth = 0;
     for (std::size_t i = 0; i < objs.size(); ++i)
-        if (is_data_cache(objs[i].type) && units[i] > 1 &&
-            (!best || objs[i].depth > best_depth)) {
+        if (is_data_cache(objs[i].type) && units[i] > 1 && (!best || objs[i].depth > best_depth)) {
             best = objs[i].type;
             best_depth = objs[i].depth;
         }
@@ -75,8 +74,8 @@ MachineType::MachineType(std::string description, MachineTree tree, NodeLevel re
     // at two depths), so nodes never overlap and each is one PU range.
     std::vector<std::uint8_t> is_level(objs.size(), 0), level_below(objs.size(), 0);
     for (std::size_t i = objs.size(); i-- > 0;) {
-        is_level[i] = node_type_ == ObjectType::NUMANode ? has_numa[i] != 0
-                                                         : objs[i].type == node_type_;
+        is_level[i] =
+            node_type_ == ObjectType::NUMANode ? has_numa[i] != 0 : objs[i].type == node_type_;
         if (objs[i].parent.valid())
             level_below[objs[i].parent.value] |= is_level[i] | level_below[i];
     }

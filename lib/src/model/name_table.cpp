@@ -25,8 +25,9 @@ void NameTable::index() {
 }
 
 std::optional<std::uint32_t> NameTable::find(std::string_view name) const {
-    auto it = std::lower_bound(sorted_.begin(), sorted_.end(), name,
-                               [this](std::uint32_t i, std::string_view n) { return (*this)[i] < n; });
+    auto it =
+        std::lower_bound(sorted_.begin(), sorted_.end(), name,
+                         [this](std::uint32_t i, std::string_view n) { return (*this)[i] < n; });
     if (it != sorted_.end() && (*this)[*it] == name) return *it;
     return std::nullopt;
 }

@@ -1,11 +1,10 @@
-#include <algorithm>
-
 #include "nettopo/query.hpp"
+
+#include <algorithm>
 
 namespace nettopo {
 
-QueryEngine::QueryEngine(const Cluster& cluster)
-    : cluster_(&cluster), search_(cluster.network()) {}
+QueryEngine::QueryEngine(const Cluster& cluster) : cluster_(&cluster), search_(cluster.network()) {}
 
 std::optional<std::uint32_t> QueryEngine::hop_count(PeId a, PeId b) {
     const MachineId ma = cluster_->machine_of(a), mb = cluster_->machine_of(b);
