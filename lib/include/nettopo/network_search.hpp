@@ -14,6 +14,14 @@ namespace nettopo {
 
 enum class PathMetric { Latency, Hops };
 
+// Connected components: label[v] in 0..count-1, numbered in order of their
+// smallest vertex.
+struct Components {
+    std::uint32_t count = 0;
+    std::vector<std::uint32_t> label;
+};
+Components connected_components(const Network& net);
+
 class NetworkSearch {
 public:
     explicit NetworkSearch(const Network& net);

@@ -25,7 +25,7 @@ struct NameRange {
 class DescriptionReader {
 public:
     DescriptionReader(const std::string& source, const LoadOptions& options)
-        : source_(source), options_(options), builder_(default_name(source)) {}
+        : source_(source), options_(options), builder_(detail::file_stem(source)) {}
 
     void statement(std::size_t line_no, const std::vector<std::string_view>& t) {
         line_ = line_no;
@@ -70,11 +70,6 @@ public:
     }
 
 private:
-    static std::string default_name(const std::string& source) {
-        std::string s = source.substr(source.find_last_of('/') + 1);
-        return s.substr(0, s.find('.'));
-    }
-
     [[noreturn]] void fail(const std::string& msg) const { throw InputError(source_, line_, msg); }
     void expect(bool ok, const std::string& msg) const {
         if (!ok) fail(msg);

@@ -2,6 +2,7 @@
 
 #include "nettopo/cluster_builder.hpp"
 #include "nettopo/error.hpp"
+#include "parse_util.hpp"
 #include "readers.hpp"
 
 #include <cerrno>
@@ -78,12 +79,6 @@ Cluster one_machine(HwlocMachine m, std::string description, std::string fallbac
     return std::move(b).build(options.build);
 }
 
-std::string file_stem(const std::string& path) {
-    std::string s = path.substr(path.find_last_of('/') + 1);
-    if (auto dot = s.rfind('.'); dot != std::string::npos && dot > 0) s.resize(dot);
-    return s;
-}
-
 } // namespace
 
 const char* to_string(InputKind kind) {
@@ -119,7 +114,7 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
             throw InputError(source, static_cast<std::size_t>(line),
                              fmt::format("malformed XML: {}", ok.description()));
         }
-        const std::string stem = file_stem(source);
+        const std::string stem = detail::file_stem(source);
         return one_machine(detail::load_hwloc_xml_buffer(buffer, source),
                            "hwloc:" + source.substr(source.find_last_of('/') + 1), stem, options);
     }

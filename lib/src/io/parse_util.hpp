@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace nettopo::detail {
@@ -21,6 +22,14 @@ inline std::optional<std::uint64_t> parse_uint(std::string_view s) {
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
     return v;
+}
+
+// "dir/lab.topo" -> "lab": the default name of whatever a file describes.
+inline std::string file_stem(std::string_view path) {
+    std::string_view s = path.substr(path.find_last_of('/') + 1);
+    if (const auto dot = s.rfind('.'); dot != std::string_view::npos && dot > 0)
+        s = s.substr(0, dot);
+    return std::string(s);
 }
 
 // Splits on blanks (spaces, tabs, carriage returns).

@@ -9,25 +9,6 @@ namespace nettopo {
 
 namespace {
 
-std::uint32_t count_components(const Network& net) {
-    std::vector<std::uint8_t> seen(net.num_vertices(), 0);
-    std::vector<std::uint32_t> stack;
-    std::uint32_t n = 0;
-    for (std::uint32_t s = 0; s < net.num_vertices(); ++s) {
-        if (seen[s]) continue;
-        ++n;
-        seen[s] = 1;
-        stack.push_back(s);
-        while (!stack.empty()) {
-            const std::uint32_t v = stack.back();
-            stack.pop_back();
-            for (VertexId w : net.neighbors(VertexId(v)))
-                if (!seen[w.value]) seen[w.value] = 1, stack.push_back(w.value);
-        }
-    }
-    return n;
-}
-
 // Largest finite machine-to-machine hop count seen from `from`, and the
 // machine where it is reached.
 std::pair<std::uint32_t, std::uint32_t> farthest_machine(NetworkSearch& search, const Network& net,
@@ -57,7 +38,7 @@ ClusterSummary summarize(const Cluster& c) {
         s.min_degree = std::min(s.min_degree, net.degree(VertexId(v)));
         s.max_degree = std::max(s.max_degree, net.degree(VertexId(v)));
     }
-    s.components = count_components(net);
+    s.components = connected_components(net).count;
 
     NetworkSearch search(net);
     std::vector<std::uint32_t> hops;

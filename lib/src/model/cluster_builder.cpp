@@ -56,33 +56,15 @@ void ClusterBuilder::add_link(Endpoint a, Endpoint b, double latency_ns, double 
 
 namespace {
 
-std::string describe_components(const Cluster& c, std::uint32_t& count) {
-    NetworkSearch search(c.network());
-    std::vector<std::uint32_t> hops;
-    search.hops_from(VertexId(0), hops);
-    count = 0;
-    std::optional<VertexId> far;
-    for (std::uint32_t v = 0; v < hops.size(); ++v)
-        if (hops[v] == NetworkSearch::unreachable_hops && !far) far = VertexId(v);
-    if (!far) return {};
-    // Count components only to report them.
-    std::vector<std::uint8_t> seen(c.network().num_vertices(), 0);
-    std::vector<std::uint32_t> stack;
-    for (std::uint32_t s = 0; s < seen.size(); ++s) {
-        if (seen[s]) continue;
-        ++count;
-        seen[s] = 1;
-        stack.push_back(s);
-        while (!stack.empty()) {
-            std::uint32_t v = stack.back();
-            stack.pop_back();
-            for (VertexId w : c.network().neighbors(VertexId(v)))
-                if (!seen[w.value]) seen[w.value] = 1, stack.push_back(w.value);
-        }
-    }
+// Empty when connected, else why not (with two vertices that cannot meet).
+std::string disconnection(const Cluster& c) {
+    const Components comp = connected_components(c.network());
+    if (comp.count <= 1) return {};
+    std::uint32_t far = 0;
+    while (comp.label[far] == 0) ++far;
     return fmt::format("the network is not connected ({} components): '{}' cannot reach '{}' "
                        "(use --allow-disconnected if this is intended)",
-                       count, c.vertex_name(VertexId(0)), c.vertex_name(*far));
+                       comp.count, c.vertex_name(VertexId(0)), c.vertex_name(VertexId(far)));
 }
 
 } // namespace
@@ -144,11 +126,8 @@ Cluster ClusterBuilder::build(const BuildOptions& options) && {
         if (c.machine_names_.find(c.switch_names_[s])) dup = c.switch_names_[s];
     if (dup) throw InputError(fmt::format("duplicate name '{}'", *dup));
 
-    if (!options.allow_disconnected) {
-        std::uint32_t components = 0;
-        if (std::string why = describe_components(c, components); !why.empty())
-            throw InputError(why);
-    }
+    if (!options.allow_disconnected)
+        if (std::string why = disconnection(c); !why.empty()) throw InputError(why);
     return c;
 }
 

@@ -142,4 +142,24 @@ void NetworkSearch::latencies_from(VertexId from, std::vector<double>& out) {
     while (auto s = next_settled()) out[s->first.value] = s->second;
 }
 
+Components connected_components(const Network& net) {
+    constexpr std::uint32_t none = 0xffffffffu;
+    Components c;
+    c.label.assign(net.num_vertices(), none);
+    std::vector<std::uint32_t> stack;
+    for (std::uint32_t s = 0; s < net.num_vertices(); ++s) {
+        if (c.label[s] != none) continue;
+        c.label[s] = c.count;
+        stack.push_back(s);
+        while (!stack.empty()) {
+            const std::uint32_t v = stack.back();
+            stack.pop_back();
+            for (VertexId w : net.neighbors(VertexId(v)))
+                if (c.label[w.value] == none) c.label[w.value] = c.count, stack.push_back(w.value);
+        }
+        ++c.count;
+    }
+    return c;
+}
+
 } // namespace nettopo
