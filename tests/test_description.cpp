@@ -125,6 +125,7 @@ TEST_CASE("description errors name the file, the line and what is wrong", "[desc
          "t.topo: ", "the network is not connected (2 components): 'a' cannot reach 'b'"},
         {"# nothing\n", "t.topo: ", "no machine is declared"},
         {"name\n", "t.topo:1: ", "expected a name"},
+        {"machines n[0-999999999] pack:2 core:4 pu:2\n", "t.topo:1: ", "past the limit of 32-bit PE ids"},
     };
     for (const Case& c : cases) {
         INFO(c.text);

@@ -41,6 +41,8 @@ struct Run {
             return;
         }
         if (!o.pes.empty()) throw UsageError("give either two PE indexes or --pairs, not both");
+        if (o.pairs == "-" && o.input == "-")
+            throw UsageError("-i - and --pairs - cannot both read standard input");
         std::ifstream file;
         if (o.pairs != "-") {
             file.open(o.pairs);

@@ -37,6 +37,8 @@ public:
     void add_link(Endpoint a, Endpoint b, double latency_ns, double bandwidth_gbps = 0,
                   std::uint32_t multiplicity = 1);
 
+    const MachineType& type(TypeId t) const { return types_.at(t.value); }
+    std::uint64_t num_pes() const { return total_pes_; }
     std::uint32_t num_machines() const { return static_cast<std::uint32_t>(machine_types_.size()); }
 
     // Throws InputError when the result would be invalid.

@@ -44,6 +44,12 @@ public:
                    "expected 'machines <prefix>[<a>-<b>] <hwloc synthetic description>'");
             const NameRange r = name_range(t[1]);
             const TypeId type = machine_type(t, 2);
+            // Refuse before declaring billions of names, not after.
+            const std::uint64_t pes = (r.last - r.first + 1) * builder_.type(type).num_pus();
+            if (builder_.num_pes() + pes >= max_id_count)
+                fail(fmt::format("machine range '{}' brings the cluster to {} PEs, past the "
+                                 "limit of 32-bit PE ids ({})",
+                                 t[1], builder_.num_pes() + pes, max_id_count - 1));
             for (std::uint64_t i = r.first; i <= r.last; ++i)
                 declare_machine(fmt::format("{}{:0{}}{}", r.prefix, i, r.width, r.suffix), type);
         } else if (kw == "switch") {
