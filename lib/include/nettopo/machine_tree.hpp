@@ -80,8 +80,8 @@ public:
                  std::uint64_t size_bytes = 0);
     void add_memory(ObjectType type, ObjectId parent, std::uint32_t os_index,
                     std::uint64_t size_bytes);
-    // Checks the shape (one root, PUs are the only leaves, no object without a
-    // PU below it) and computes the derived arrays. Throws InputError.
+    // Checks the shape (one root, PUs have no children, every object has a PU
+    // or memory below it) and computes the derived arrays. Throws InputError.
     MachineTree finish() &&;
 
 private:

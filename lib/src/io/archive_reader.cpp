@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <iterator>
 #include <pugixml.hpp>
+#include <unordered_set>
 
 namespace nettopo {
 
@@ -136,13 +137,14 @@ private:
                 if (!request.type) fail(t, fmt::format("unknown node-request '{}'", r));
             }
             LevelLatencies lat = LevelLatencies::defaults();
-            for (pugi::xml_attribute a : child(t, "latencies").attributes()) {
+            const pugi::xml_node latencies = child(t, "latencies");
+            for (pugi::xml_attribute a : latencies.attributes()) {
                 const auto type = parse_object_type(a.name());
                 const auto v = detail::parse_double(a.value());
                 if (!type || is_memory(*type))
-                    fail(t, fmt::format("unknown level '{}' in <latencies>", a.name()));
+                    fail(latencies, fmt::format("unknown level '{}' in <latencies>", a.name()));
                 if (!v || *v < 0)
-                    fail(t, fmt::format("bad latency {}=\"{}\"", a.name(), a.value()));
+                    fail(latencies, fmt::format("bad latency {}=\"{}\"", a.name(), a.value()));
                 lat[*type] = *v;
             }
             MachineTree::Builder b;
@@ -169,12 +171,20 @@ private:
     }
 
     // Expands <single name=.../> and <plural prefix first count width/> elements.
+    // Machines and switches share one namespace; a duplicate is reported at
+    // the element that repeats the name.
+    void claim(pugi::xml_node e, const std::string& name) {
+        if (!names_.insert(name).second) fail(e, fmt::format("duplicate name '{}'", name));
+    }
+
     template <class F>
     std::uint64_t read_names(pugi::xml_node list, const char* single, const char* plural, F add) {
         std::uint64_t total = 0;
         for (pugi::xml_node e : list.children()) {
             if (std::string_view(e.name()) == single) {
-                add(e, std::string_view(text(e, "name")));
+                const std::string name = text(e, "name");
+                claim(e, name);
+                add(e, std::string_view(name));
                 ++total;
             } else if (std::string_view(e.name()) == plural) {
                 detail::NameRun r;
@@ -183,7 +193,11 @@ private:
                 r.first_number = number(e, "first");
                 const std::uint64_t count = number(e, "count", max_id_count - 1);
                 r.width = static_cast<int>(number(e, "width", 18));
-                for (std::uint64_t i = 0; i < count; ++i) add(e, run_name(r, r.first_number + i));
+                for (std::uint64_t i = 0; i < count; ++i) {
+                    const std::string name = run_name(r, r.first_number + i);
+                    claim(e, name);
+                    add(e, name);
+                }
                 total += count;
             } else {
                 fail(e, fmt::format("unexpected <{}> in <{}>", e.name(), list.name()));
@@ -224,6 +238,8 @@ private:
         const std::uint64_t vertices = num_machines_ + num_switches_;
         std::uint64_t count = 0;
         std::vector<std::string_view> f;
+        std::unordered_set<std::uint64_t> pairs;
+        pairs.reserve(static_cast<std::size_t>(number(links, "count", max_id_count)));
         std::size_t pos = 0;
         while (pos <= body.size()) {
             std::size_t end = body.find('\n', pos);
@@ -248,6 +264,9 @@ private:
                                : ClusterBuilder::Endpoint{
                                      true, static_cast<std::uint32_t>(v - num_machines_)};
                 };
+                const std::uint64_t key = std::min(*a, *b) << 32 | std::max(*a, *b);
+                if (!pairs.insert(key).second)
+                    bad(fmt::format("duplicate link between vertices {} and {}", *a, *b));
                 try {
                     builder.add_link(endpoint(*a), endpoint(*b), *lat, *bw,
                                      static_cast<std::uint32_t>(*mult));
@@ -266,6 +285,7 @@ private:
     const std::string& source_;
     pugi::xml_document doc_;
     std::uint64_t num_types_ = 0, num_machines_ = 0, num_switches_ = 0;
+    std::unordered_set<std::string> names_;
 };
 
 } // namespace

@@ -14,7 +14,7 @@ inline std::optional<double> parse_double(std::string_view s) {
     double v = 0;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || p != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
-    return v;
+    return v + 0.0; // "-0" is 0: one zero, one way to print it
 }
 
 inline std::optional<std::uint64_t> parse_uint(std::string_view s) {

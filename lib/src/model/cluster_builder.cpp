@@ -51,7 +51,8 @@ void ClusterBuilder::add_link(Endpoint a, Endpoint b, double latency_ns, double 
     if (multiplicity == 0) throw InputError("a link needs at least one cable (count >= 1)");
     if (a.is_switch == b.is_switch && a.index == b.index)
         throw InputError("a link cannot join a vertex to itself");
-    links_.push_back({a, b, latency_ns, bandwidth_gbps, multiplicity});
+    // + 0.0 turns -0 into 0, so equal links print equally.
+    links_.push_back({a, b, latency_ns + 0.0, bandwidth_gbps + 0.0, multiplicity});
 }
 
 namespace {

@@ -117,15 +117,21 @@ MachineTree MachineTree::Builder::finish() && {
         }
         t.max_depth_ = std::max(t.max_depth_, o.depth);
     }
+    // hwloc keeps CPU-less objects that only hold memory (a Group with an
+    // empty cpuset above a CPU-less NUMA node); anything else without a PU is
+    // a malformed tree.
+    std::vector<std::uint8_t> memory_below(n, 0);
+    for (const MemoryObject& m : t.memory_) memory_below[m.parent.value] = 1;
+    for (std::uint32_t i = n; i-- > 1;) memory_below[objs[i].parent.value] |= memory_below[i];
     for (std::uint32_t i = n; i-- > 0;) {
         TreeObject& o = objs[i];
         auto kids = t.children(ObjectId(i));
         o.subtree_end = kids.empty() ? i + 1 : objs[kids.back().value].subtree_end;
         o.pu_count = static_cast<std::uint32_t>(
             (o.subtree_end < n ? objs[o.subtree_end].first_pu : t.pus_.size()) - o.first_pu);
-        if (o.pu_count == 0)
-            throw InputError(fmt::format("{} object #{} has no PU below it", to_string(o.type),
-                                         o.logical_index));
+        if (o.pu_count == 0 && !memory_below[i])
+            throw InputError(fmt::format("{} object #{} has neither a PU nor memory below it",
+                                         to_string(o.type), o.logical_index));
     }
     return std::move(tree_);
 }

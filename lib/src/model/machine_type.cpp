@@ -63,6 +63,7 @@ MachineType::MachineType(std::string description, MachineTree tree, NodeLevel re
                          LevelLatencies latencies)
     : description_(std::move(description)), tree_(std::move(tree)), requested_(requested),
       latencies_(latencies) {
+    for (double& ns : latencies_.ns) ns += 0.0; // one zero: -0 would print and compare apart
     const auto objs = tree_.objects();
     node_type_ = requested_.type ? *requested_.type : automatic_node_type(tree_);
 
