@@ -27,10 +27,8 @@ int discover(const Options& o) {
     if (!o.name.empty()) cluster.set_name(o.name);
     nettopo::save_archive(cluster, o.output);
     if (!o.quiet && o.output != "-")
-        std::cerr << fmt::format("nettopo-discover: wrote {} ({} machines, {} switches, {} links, "
-                                 "{} PEs, {} nodes)\n",
-                                 o.output, cluster.num_machines(), cluster.num_switches(),
-                                 cluster.num_net_links(), cluster.num_pes(), cluster.num_nodes());
+        std::cerr << fmt::format("nettopo-discover: wrote {} ({})\n", o.output,
+                                 nettopo::cluster_counts(cluster));
     if (o.summary) nettopo::write_summary_text(nettopo::summarize(cluster), std::cout);
     if (o.show) nettopo::write_show(cluster, std::cout);
     return nettopo::exit_ok;

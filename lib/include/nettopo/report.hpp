@@ -9,6 +9,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nettopo {
@@ -37,6 +38,11 @@ inline constexpr std::uint64_t exact_diameter_budget = 200'000'000;
 ClusterSummary summarize(const Cluster& cluster);
 void write_summary_text(const ClusterSummary& s, std::ostream& out);
 void write_summary_json(const ClusterSummary& s, std::ostream& out);
+
+// "1 machine", "3 machines", "2 switches": counts in messages read as English.
+std::string counted(std::uint64_t n, std::string_view noun);
+// "12 machines, 1 switch, 11 links, 12 PEs, 12 nodes".
+std::string cluster_counts(const Cluster& cluster);
 
 struct ShowOptions {
     std::uint32_t max_listed = 32; // machines/switches listed before eliding; 0 = all

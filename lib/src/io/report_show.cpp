@@ -63,10 +63,21 @@ std::string neighbours_text(const Cluster& c, VertexId v) {
 
 } // namespace
 
+std::string counted(std::uint64_t n, std::string_view noun) {
+    if (n == 1) return fmt::format("1 {}", noun);
+    const bool es = noun.ends_with("ch") || noun.ends_with("s") || noun.ends_with("x");
+    return fmt::format("{} {}{}", n, noun, es ? "es" : "s");
+}
+
+std::string cluster_counts(const Cluster& c) {
+    return fmt::format("{}, {}, {}, {}, {}", counted(c.num_machines(), "machine"),
+                       counted(c.num_switches(), "switch"), counted(c.num_net_links(), "link"),
+                       counted(c.num_pes(), "PE"), counted(c.num_nodes(), "node"));
+}
+
 void write_show(const Cluster& c, std::ostream& out, const ShowOptions& options) {
-    out << fmt::format("Cluster {}: {} machines, {} switches, {} links, {} PEs, {} nodes\n",
-                       c.name().empty() ? "(unnamed)" : c.name(), c.num_machines(),
-                       c.num_switches(), c.num_net_links(), c.num_pes(), c.num_nodes());
+    out << fmt::format("Cluster {}: {}\n", c.name().empty() ? "(unnamed)" : c.name(),
+                       cluster_counts(c));
     const std::uint32_t limit = options.max_listed ? options.max_listed : ~0u;
     for (std::uint32_t s = 0; s < c.num_switches() && s < limit; ++s)
         out << fmt::format("  Switch {}: {}\n", c.switch_name(SwitchId(s)),
@@ -83,8 +94,8 @@ void write_show(const Cluster& c, std::ostream& out, const ShowOptions& options)
         out << fmt::format("  ... {} more machines\n", c.num_machines() - limit);
     for (std::uint32_t t = 0; t < c.num_types(); ++t) {
         const MachineType& type = c.type(TypeId(t));
-        out << fmt::format("Machine type {}: {} ({} PEs, {} nodes at level {})\n", t,
-                           type.description(), type.num_pus(), type.num_nodes(),
+        out << fmt::format("Machine type {}: {} ({}, {} at level {})\n", t, type.description(),
+                           counted(type.num_pus(), "PE"), counted(type.num_nodes(), "node"),
                            to_string(type.node_type()));
         show_tree(type, ObjectId(0), 2, out);
     }

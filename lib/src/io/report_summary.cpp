@@ -90,9 +90,9 @@ void write_summary_text(const ClusterSummary& s, std::ostream& out) {
     out << fmt::format("machine types: {}\n", s.machine_types.size());
     for (std::size_t i = 0; i < s.machine_types.size(); ++i) {
         const auto& t = s.machine_types[i];
-        out << fmt::format("  type {}: {} machine{} x {} PEs, {} nodes each, node level {}: {}\n",
-                           i, t.machines, t.machines == 1 ? "" : "s", t.pes_per_machine,
-                           t.nodes_per_machine, t.node_level, t.description);
+        out << fmt::format("  type {}: {} x {}, {} each, node level {}: {}\n", i,
+                           counted(t.machines, "machine"), counted(t.pes_per_machine, "PE"),
+                           counted(t.nodes_per_machine, "node"), t.node_level, t.description);
     }
 }
 
