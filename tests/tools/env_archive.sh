@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# tools.env_archive: where nettopo-query reads its topology when -i is not
+# given: $NETTOPO_ARCHIVE, else ./net_topo.xml, else this machine
+# (lib/include/nettopo/tool_support.hpp, default_input()).
+#
+# Usage: env_archive.sh BIN_DIR PROJECT_ROOT
+set -euo pipefail
+
+[[ $# -eq 2 ]] || { echo "usage: $0 BIN_DIR PROJECT_ROOT" >&2; exit 2; }
+bin=$(cd "$1" && pwd)
+root=$(cd "$2" && pwd)
+query="$bin/nettopo-query"
+discover="$bin/nettopo-discover"
+inputs="$root/tests/golden/inputs"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/nettopo-env.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# expect WHAT WANT_CODE WANT_STDOUT DIR [VAR=VALUE...] -- ARGS...
+# Runs nettopo-query in DIR with NETTOPO_ARCHIVE unset, then the given
+# variables set, and compares exit status and standard output.
+expect() {
+    local what="$1" want_code="$2" want_out="$3" dir="$4"
+    shift 4
+    local vars=()
+    while [[ $# -gt 0 && "$1" != -- ]]; do vars+=("$1"); shift; done
+    shift
+    local code=0 out
+    out=$(cd "$dir" && env -u NETTOPO_ARCHIVE "${vars[@]+"${vars[@]}"}" "$query" "$@" 2>"$work/stderr" </dev/null) ||
+        code=$?
+    if [[ "$code" != "$want_code" || ( -n "$want_out" && "$out" != "$want_out" ) ]]; then
+        fail "$what: exit $code, stdout '$out' (expected exit $want_code, stdout '$want_out'); stderr: $(cat "$work/stderr")"
+    else
+        echo "ok:   $what"
+    fi
+}
+
+"$discover" -q -i "$inputs/fig9b.topo" -o "$work/fig9b.xml"  # 12 PEs
+"$discover" -q -i "$inputs/ring4.topo" -o "$work/ring4.xml"  #  8 PEs
+mkdir "$work/empty" "$work/with-default"
+cp "$work/ring4.xml" "$work/with-default/net_topo.xml"
+
+expect "NETTOPO_ARCHIVE=<archive> num-pes" 0 12 "$work/empty" \
+    NETTOPO_ARCHIVE="$work/fig9b.xml" -- num-pes
+grep -q '"name":"fig9b"' <<<"$(cd "$work/empty" && NETTOPO_ARCHIVE="$work/fig9b.xml" "$query" --json summary)" ||
+    fail "NETTOPO_ARCHIVE: summary does not name fig9b"
+expect "NETTOPO_ARCHIVE=<description file> num-pes" 0 8 "$work/empty" \
+    NETTOPO_ARCHIVE="$inputs/ring4.topo" -- num-pes
+expect "./net_topo.xml in the working directory" 0 8 "$work/with-default" -- num-pes
+expect "./net_topo.xml: distance(m0, m1) by the detour" 0 15 "$work/with-default" -- distance 0 2
+expect "NETTOPO_ARCHIVE wins over ./net_topo.xml" 0 12 "$work/with-default" \
+    NETTOPO_ARCHIVE="$work/fig9b.xml" -- num-pes
+expect "an empty NETTOPO_ARCHIVE falls back to ./net_topo.xml" 0 8 "$work/with-default" \
+    NETTOPO_ARCHIVE= -- num-pes
+expect "-i wins over NETTOPO_ARCHIVE and ./net_topo.xml" 0 12 "$work/with-default" \
+    NETTOPO_ARCHIVE="$work/ring4.xml" -- -i "$work/fig9b.xml" num-pes
+expect "NETTOPO_ARCHIVE naming a missing file: exit 1" 1 "" "$work/with-default" \
+    NETTOPO_ARCHIVE="$work/missing.xml" -- num-pes
+grep -q "missing.xml" "$work/stderr" || fail "the error does not name the missing archive: $(cat "$work/stderr")"
+# Neither: this machine, through hwloc: one machine, at least one PE.
+expect "no NETTOPO_ARCHIVE, no ./net_topo.xml: this machine" 0 1 "$work/empty" -- num-machines
+
+if [[ $failures -gt 0 ]]; then
+    echo "$failures check(s) failed"
+    exit 1
+fi
+echo "all checks passed"
