@@ -17,6 +17,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <vector>
 
 using namespace nettopo;
@@ -73,7 +74,8 @@ std::string ranged_description(std::mt19937_64& rng) {
     const std::vector<std::string> odd = {"a", "n07", "n8", "x10", "x010"};
     const bool same = uniform(0, 1); // the same type makes them tempting to fold
     const std::string common = shape();
-    for (const std::string& n : odd) s += fmt::format("machine {} {}\n", n, same ? common : shape());
+    for (const std::string& n : odd)
+        s += fmt::format("machine {} {}\n", n, same ? common : shape());
     s += fmt::format("machines r[1-3]-ib {}\n", shape());
 
     std::vector<std::string> machines;
@@ -353,16 +355,19 @@ TEST_CASE("archive: name runs are folded, other names are not", "[archive]") {
     REQUIRE(x.num_types() == 1);
     const std::string saved = archive_text(x);
     INFO(saved);
-    CHECK_THAT(saved,
-               Contains("<machines prefix=\"node\" first=\"1\" count=\"120\" width=\"3\" type=\"0\" />"));
+    CHECK_THAT(
+        saved,
+        Contains("<machines prefix=\"node\" first=\"1\" count=\"120\" width=\"3\" type=\"0\" />"));
     CHECK_THAT(saved, Contains("<machine name=\"a\" type=\"0\" />"));
     CHECK_THAT(saved, Contains("<machine name=\"n07\" type=\"0\" />"));
     CHECK_THAT(saved, Contains("<machine name=\"n8\" type=\"0\" />"));
     CHECK_THAT(saved, Contains("<machine name=\"x10\" type=\"0\" />"));
     CHECK_THAT(saved, Contains("<machine name=\"x010\" type=\"0\" />"));
+    CHECK_THAT(
+        saved,
+        Contains("<machines prefix=\"m\" first=\"8\" count=\"4\" width=\"0\" type=\"0\" />"));
     CHECK_THAT(saved,
-               Contains("<machines prefix=\"m\" first=\"8\" count=\"4\" width=\"0\" type=\"0\" />"));
-    CHECK_THAT(saved, Contains("<switches prefix=\"leaf\" first=\"0\" count=\"10\" width=\"0\" />"));
+               Contains("<switches prefix=\"leaf\" first=\"0\" count=\"10\" width=\"0\" />"));
     CHECK_THAT(saved, Contains("<switch name=\"spine\" />"));
     // Nothing else is folded: 1 run + 5 singles + 1 run.
     std::size_t machine_elements = 0;
@@ -457,16 +462,19 @@ TEST_CASE("archive: inconsistent names and links are rejected with their line", 
     const std::size_t second_link = line_of(good, "\n0 2 4 0 1\n") + 2;
 
     SECTION("a link joining a vertex to itself") {
-        const ArchiveFailure f = archive_error(replace_once(good, "\n1 2 4 0 1\n", "\n1 1 4 0 1\n"));
+        const ArchiveFailure f =
+            archive_error(replace_once(good, "\n1 2 4 0 1\n", "\n1 1 4 0 1\n"));
         CHECK(f.line == second_link);
         CHECK_THAT(f.message, Contains("itself"));
     }
     SECTION("a zero multiplicity") {
-        const ArchiveFailure f = archive_error(replace_once(good, "\n1 2 4 0 1\n", "\n1 2 4 0 0\n"));
+        const ArchiveFailure f =
+            archive_error(replace_once(good, "\n1 2 4 0 1\n", "\n1 2 4 0 0\n"));
         CHECK(f.line == second_link);
     }
     SECTION("a second link between the same vertices") {
-        const ArchiveFailure f = archive_error(replace_once(good, "\n1 2 4 0 1\n", "\n2 0 4 0 1\n"));
+        const ArchiveFailure f =
+            archive_error(replace_once(good, "\n1 2 4 0 1\n", "\n2 0 4 0 1\n"));
         CHECK_THAT(f.message, Contains("duplicate link"));
         CHECK_THAT(f.message, StartsWith("bad.xml:"));
         CHECK(f.line == second_link);
@@ -479,11 +487,12 @@ TEST_CASE("archive: inconsistent names and links are rejected with their line", 
         CHECK(f.line == line);
     }
     SECTION("a range producing a name given again") {
-        const std::string text =
-            replace_once(good, "<machine name=\"b\" type=\"1\" />",
-                         "<machines prefix=\"a\" first=\"1\" count=\"2\" width=\"0\" type=\"1\" />\n"
-                         "    <machine name=\"a2\" type=\"1\" />");
-        const std::string fixed = replace_once(text, "<machines count=\"2\">", "<machines count=\"4\">");
+        const std::string text = replace_once(
+            good, "<machine name=\"b\" type=\"1\" />",
+            "<machines prefix=\"a\" first=\"1\" count=\"2\" width=\"0\" type=\"1\" />\n"
+            "    <machine name=\"a2\" type=\"1\" />");
+        const std::string fixed =
+            replace_once(text, "<machines count=\"2\">", "<machines count=\"4\">");
         const std::size_t line = line_of(fixed, "<machine name=\"a2\"");
         const ArchiveFailure f = archive_error(fixed);
         CHECK_THAT(f.message, Contains("duplicate name 'a2'"));
@@ -547,8 +556,8 @@ TEST_CASE("archive: malformed archives are rejected with file and line", "[archi
         CHECK_THAT(f.message, StartsWith(fmt::format("bad.xml:{}: ", last_line)));
     }
     SECTION("wrong root element") {
-        const std::string text =
-            replace_once(replace_once(good, "<nettopo ", "<topology "), "</nettopo>", "</topology>");
+        const std::string text = replace_once(replace_once(good, "<nettopo ", "<topology "),
+                                              "</nettopo>", "</topology>");
         const ArchiveFailure f = archive_error(text);
         CHECK_THAT(f.message, StartsWith("bad.xml:2: "));
         CHECK_THAT(f.message, Contains("<topology>"));
@@ -603,8 +612,8 @@ TEST_CASE("archive: malformed archives are rejected with file and line", "[archi
     }
     SECTION("an unknown object type") {
         const std::size_t line = line_of(good, "<object type=\"Core\" os=\"2\">");
-        const std::string text =
-            replace_once(good, "<object type=\"Core\" os=\"2\">", "<object type=\"Bogus\" os=\"2\">");
+        const std::string text = replace_once(good, "<object type=\"Core\" os=\"2\">",
+                                              "<object type=\"Bogus\" os=\"2\">");
         const ArchiveFailure f = archive_error(text);
         CHECK(f.line == line);
         CHECK_THAT(f.message, StartsWith(fmt::format("bad.xml:{}: ", line)));
@@ -668,7 +677,8 @@ TEST_CASE("archive: save_archive is atomic", "[archive]") {
         CHECK_THROWS_AS(save_archive(small, target.string()), Error);
         CHECK(fs::is_directory(target));
         CHECK(fs::is_empty(target));
-        for (const std::string& name : dir.entries()) CHECK(name.find(".tmp.") == std::string::npos);
+        for (const std::string& name : dir.entries())
+            CHECK(name.find(".tmp.") == std::string::npos);
         CHECK(dir.entries() == std::vector<std::string>{"sub"});
     }
     SECTION("an existing archive survives a failed save beside it") {
@@ -677,5 +687,29 @@ TEST_CASE("archive: save_archive is atomic", "[archive]") {
         CHECK_THROWS_AS(save_archive(small, (dir.path / "nope" / "x.xml").string()), Error);
         CHECK(read_file(p) == big_text);
         CHECK(dir.entries() == std::vector<std::string>{"net_topo.xml"});
+    }
+}
+
+TEST_CASE("archive: save_archive writes through devices and keeps symbolic links", "[archive]") {
+    const TempDir dir;
+    const Cluster small = parse_description(example_description, false);
+    const std::string text = archive_text(small);
+
+    SECTION("a character device is written to, not replaced") {
+        save_archive(small, "/dev/null");
+        struct stat st {};
+        REQUIRE(::stat("/dev/null", &st) == 0);
+        CHECK(S_ISCHR(st.st_mode));
+    }
+    SECTION("a symbolic link keeps pointing at its target, which gets the archive") {
+        const fs::path real = dir.path / "real.xml", link = dir.path / "link.xml";
+        save_archive(small, real.string());
+        std::ofstream(real) << "old";
+        fs::create_symlink(real, link);
+        save_archive(small, link.string());
+        CHECK(fs::is_symlink(link));
+        CHECK(read_file(real) == text);
+        for (const std::string& name : dir.entries())
+            CHECK(name.find(".tmp.") == std::string::npos);
     }
 }

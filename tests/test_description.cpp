@@ -64,7 +64,8 @@ TEST_CASE("hwloc attributes in parentheses stay in the synthetic description", "
     CHECK(c.machine_type(MachineId(0)).node_type() == ObjectType::L3);
     bool found = false;
     for (const TreeObject& o : tree.objects())
-        if (o.type == ObjectType::L3) found = o.size_bytes == 32000000; // hwloc reads MB as 10^6 bytes
+        if (o.type == ObjectType::L3)
+            found = o.size_bytes == 32000000; // hwloc reads MB as 10^6 bytes
     CHECK(found);
 }
 
@@ -125,7 +126,8 @@ TEST_CASE("description errors name the file, the line and what is wrong", "[desc
          "t.topo: ", "the network is not connected (2 components): 'a' cannot reach 'b'"},
         {"# nothing\n", "t.topo: ", "no machine is declared"},
         {"name\n", "t.topo:1: ", "expected a name"},
-        {"machines n[0-999999999] pack:2 core:4 pu:2\n", "t.topo:1: ", "past the limit of 32-bit PE ids"},
+        {"machines n[0-999999999] pack:2 core:4 pu:2\n",
+         "t.topo:1: ", "past the limit of 32-bit PE ids"},
     };
     for (const Case& c : cases) {
         INFO(c.text);

@@ -9,18 +9,16 @@ using namespace nettopo;
 TEST_CASE("discovering this machine matches hwloc's own view", "[discover]") {
     hwloc_topology_t topo;
     REQUIRE(hwloc_topology_init(&topo) == 0);
+    REQUIRE(hwloc_topology_set_icache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_ALL) == 0);
     REQUIRE(hwloc_topology_load(topo) == 0);
     const Cluster c = discover_cluster();
     REQUIRE(c.num_machines() == 1);
     const MachineTree& tree = c.machine_type(MachineId(0)).tree();
     const std::pair<hwloc_obj_type_t, ObjectType> types[] = {
-        {HWLOC_OBJ_PU, ObjectType::PU},
-        {HWLOC_OBJ_CORE, ObjectType::Core},
-        {HWLOC_OBJ_PACKAGE, ObjectType::Package},
-        {HWLOC_OBJ_L1CACHE, ObjectType::L1},
-        {HWLOC_OBJ_L2CACHE, ObjectType::L2},
-        {HWLOC_OBJ_L3CACHE, ObjectType::L3},
-        {HWLOC_OBJ_NUMANODE, ObjectType::NUMANode},
+        {HWLOC_OBJ_PU, ObjectType::PU},           {HWLOC_OBJ_CORE, ObjectType::Core},
+        {HWLOC_OBJ_PACKAGE, ObjectType::Package}, {HWLOC_OBJ_L1CACHE, ObjectType::L1},
+        {HWLOC_OBJ_L2CACHE, ObjectType::L2},      {HWLOC_OBJ_L3CACHE, ObjectType::L3},
+        {HWLOC_OBJ_L1ICACHE, ObjectType::L1i},    {HWLOC_OBJ_NUMANODE, ObjectType::NUMANode},
     };
     for (auto [h, n] : types) {
         INFO(to_string(n));

@@ -27,11 +27,13 @@ struct TopologyDeleter {
 };
 using Topology = std::unique_ptr<hwloc_topology, TopologyDeleter>;
 
-// hwloc's own view of an XML export, with default filters.
+// hwloc's own view of an XML export, with lstopo's filters (default ones,
+// plus instruction caches).
 Topology hwloc_load_xml(const std::string& path) {
     hwloc_topology_t t = nullptr;
     REQUIRE(hwloc_topology_init(&t) == 0);
     Topology topo(t);
+    REQUIRE(hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL) == 0);
     REQUIRE(hwloc_topology_set_xml(t, path.c_str()) == 0);
     REQUIRE(hwloc_topology_load(t) == 0);
     return topo;
@@ -41,6 +43,7 @@ Topology hwloc_load_synthetic(const std::string& description) {
     hwloc_topology_t t = nullptr;
     REQUIRE(hwloc_topology_init(&t) == 0);
     Topology topo(t);
+    REQUIRE(hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL) == 0);
     REQUIRE(hwloc_topology_set_synthetic(t, description.c_str()) == 0);
     REQUIRE(hwloc_topology_load(t) == 0);
     return topo;
@@ -63,14 +66,14 @@ unsigned hwloc_count(hwloc_topology_t topo, hwloc_obj_type_t type) {
 // the library's own conversion.
 const std::vector<std::pair<hwloc_obj_type_t, ObjectType>>& compared_types() {
     static const std::vector<std::pair<hwloc_obj_type_t, ObjectType>> v = {
-        {HWLOC_OBJ_MACHINE, ObjectType::Machine}, {HWLOC_OBJ_PACKAGE, ObjectType::Package},
-        {HWLOC_OBJ_DIE, ObjectType::Die},         {HWLOC_OBJ_GROUP, ObjectType::Group},
+        {HWLOC_OBJ_MACHINE, ObjectType::Machine},   {HWLOC_OBJ_PACKAGE, ObjectType::Package},
+        {HWLOC_OBJ_DIE, ObjectType::Die},           {HWLOC_OBJ_GROUP, ObjectType::Group},
         {HWLOC_OBJ_NUMANODE, ObjectType::NUMANode}, {HWLOC_OBJ_MEMCACHE, ObjectType::MemCache},
-        {HWLOC_OBJ_L5CACHE, ObjectType::L5},      {HWLOC_OBJ_L4CACHE, ObjectType::L4},
-        {HWLOC_OBJ_L3CACHE, ObjectType::L3},      {HWLOC_OBJ_L2CACHE, ObjectType::L2},
-        {HWLOC_OBJ_L1CACHE, ObjectType::L1},      {HWLOC_OBJ_L3ICACHE, ObjectType::L3i},
-        {HWLOC_OBJ_L2ICACHE, ObjectType::L2i},    {HWLOC_OBJ_L1ICACHE, ObjectType::L1i},
-        {HWLOC_OBJ_CORE, ObjectType::Core},       {HWLOC_OBJ_PU, ObjectType::PU},
+        {HWLOC_OBJ_L5CACHE, ObjectType::L5},        {HWLOC_OBJ_L4CACHE, ObjectType::L4},
+        {HWLOC_OBJ_L3CACHE, ObjectType::L3},        {HWLOC_OBJ_L2CACHE, ObjectType::L2},
+        {HWLOC_OBJ_L1CACHE, ObjectType::L1},        {HWLOC_OBJ_L3ICACHE, ObjectType::L3i},
+        {HWLOC_OBJ_L2ICACHE, ObjectType::L2i},      {HWLOC_OBJ_L1ICACHE, ObjectType::L1i},
+        {HWLOC_OBJ_CORE, ObjectType::Core},         {HWLOC_OBJ_PU, ObjectType::PU},
     };
     return v;
 }
@@ -130,11 +133,10 @@ TEST_CASE("hwloc import: object counts of every real XML equal hwloc's", "[hwloc
         }
         CHECK(m.tree.num_pus() == hwloc_count(topo.get(), HWLOC_OBJ_PU));
         // NUMA nodes are kept as memory objects, never in the CPU tree.
-        const auto numa_in_memory = std::count_if(
-            m.tree.memory().begin(), m.tree.memory().end(),
-            [](const MemoryObject& o) { return o.type == ObjectType::NUMANode; });
-        CHECK(static_cast<unsigned>(numa_in_memory) ==
-              hwloc_count(topo.get(), HWLOC_OBJ_NUMANODE));
+        const auto numa_in_memory =
+            std::count_if(m.tree.memory().begin(), m.tree.memory().end(),
+                          [](const MemoryObject& o) { return o.type == ObjectType::NUMANode; });
+        CHECK(static_cast<unsigned>(numa_in_memory) == hwloc_count(topo.get(), HWLOC_OBJ_NUMANODE));
         for (const TreeObject& o : m.tree.objects()) CHECK_FALSE(is_memory(o.type));
         // The hostname is the Machine object's HostName info.
         const char* host = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topo.get()), "HostName");
@@ -187,13 +189,12 @@ TEST_CASE("hwloc import: common ancestors of random PU pairs match hwloc's", "[h
             const TreeObject& o = m.tree.object(anc);
             CHECK(o.type == *expected_type);
             CHECK(o.pu_count == static_cast<unsigned>(hwloc_bitmap_weight(hanc->cpuset)));
-            const hwloc_obj_t first =
-                hwloc_get_next_obj_inside_cpuset_by_type(topo.get(), hanc->cpuset, HWLOC_OBJ_PU,
-                                                         nullptr);
+            const hwloc_obj_t first = hwloc_get_next_obj_inside_cpuset_by_type(
+                topo.get(), hanc->cpuset, HWLOC_OBJ_PU, nullptr);
             REQUIRE(first != nullptr);
             CHECK(o.first_pu == first->logical_index);
-            CHECK(o.os_index == (hanc->os_index == HWLOC_UNKNOWN_INDEX ? unknown_os_index
-                                                                       : hanc->os_index));
+            CHECK(o.os_index ==
+                  (hanc->os_index == HWLOC_UNKNOWN_INDEX ? unknown_os_index : hanc->os_index));
             // hwloc numbers objects per depth, nettopo per type: they agree
             // where the type sits at one depth only.
             if (hwloc_get_type_depth(topo.get(), hanc->type) != HWLOC_TYPE_DEPTH_MULTIPLE)

@@ -58,9 +58,10 @@ int main(int argc, char** argv) {
     app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage.");
     try {
         app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e);
-        return code == 0 ? 0 : nettopo::exit_bad_usage;
+        return nettopo::report_usage_error("nettopo-discover", e.what());
     }
     return nettopo::run_guarded("nettopo-discover", [&] { return discover(o); });
 }

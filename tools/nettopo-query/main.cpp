@@ -7,6 +7,9 @@
 #include "nettopo/tool_support.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -46,7 +49,10 @@ struct Run {
         std::ifstream file;
         if (o.pairs != "-") {
             file.open(o.pairs);
-            if (!file) throw InputError(o.pairs, 0, "cannot read the pairs file");
+            if (!file)
+                throw InputError(
+                    o.pairs, 0,
+                    fmt::format("cannot read the pairs file: {}", std::strerror(errno)));
         }
         std::istream& in = o.pairs == "-" ? std::cin : file;
         for (auto [a, b] : read_pe_pairs(in, o.pairs == "-" ? "<stdin>" : o.pairs, cluster))
@@ -111,9 +117,10 @@ const std::vector<SubCommand>& commands() {
         {"nearest", "The K PEs closest to a PE (ties by PE id)", "nearest",
          [](Run& r) {
              const PeId p = r.pe();
+             // No more than every PE can be asked for; the answer says what was asked.
              const auto k =
                  static_cast<std::uint32_t>(std::min<std::uint64_t>(r.o.k, r.cluster.num_pes()));
-             r.out.nearest(p, k, r.engine.nearest(p, k));
+             r.out.nearest(p, r.o.k, r.engine.nearest(p, k));
          }},
         {"summary", "Counts, machine types, node level, degrees, diameter", "",
          [](Run& r) {
@@ -121,23 +128,37 @@ const std::vector<SubCommand>& commands() {
              r.o.json ? write_summary_json(s, std::cout) : write_summary_text(s, std::cout);
          }},
         {"show", "lstopo-like view of the cluster", "",
-         [](Run& r) { write_show(r.cluster, std::cout, ShowOptions{r.o.all ? 0u : 32u}); }},
+         [](Run& r) {
+             if (r.o.json)
+                 throw UsageError("show has no JSON form: use summary --json, or nettopo-discover "
+                                  "-o - for the whole topology as XML");
+             write_show(r.cluster, std::cout, ShowOptions{r.o.all ? 0u : 32u});
+         }},
     };
     return table;
 }
 
+// strtoull would read "-1" as 2^64-1; indexes are plain decimal numbers.
+const CLI::Validator index_check(
+    [](std::string& v) -> std::string {
+        if (!v.empty() && v.find_first_not_of("0123456789") == std::string::npos) return {};
+        return "expected a non-negative integer, got '" + v + "'";
+    },
+    "INDEX");
+
 void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
     const std::string_view args = c.args;
-    if (args == "pe") sub->add_option("pe", o.index, "PE index")->required();
-    if (args == "node") sub->add_option("node", o.index, "Node index")->required();
+    if (args == "pe") sub->add_option("pe", o.index, "PE index")->required()->check(index_check);
+    if (args == "node")
+        sub->add_option("node", o.index, "Node index")->required()->check(index_check);
     if (args == "machine") sub->add_option("machine", o.name, "Machine name")->required();
     if (args == "vertex") sub->add_option("name", o.name, "Machine or switch name")->required();
     if (args == "nearest") {
-        sub->add_option("pe", o.index, "PE index")->required();
-        sub->add_option("k", o.k, "How many PEs")->required();
+        sub->add_option("pe", o.index, "PE index")->required()->check(index_check);
+        sub->add_option("k", o.k, "How many PEs")->required()->check(index_check);
     }
     if (args == "pair") {
-        sub->add_option("pes", o.pes, "Two PE indexes A B")->expected(0, 2);
+        sub->add_option("pes", o.pes, "Two PE indexes A B")->expected(0, 2)->check(index_check);
         sub->add_option("--pairs", o.pairs,
                         "File of 'A B' lines ('-' = stdin), one result per line");
     }
@@ -159,16 +180,19 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_flag("--allow-disconnected", o.allow_disconnected,
                  "Accept a description whose network is not connected");
-    app.require_subcommand(1);
+    app.require_subcommand(0, 1);
     app.fallthrough();
     app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage.");
     for (const SubCommand& c : commands()) add_arguments(app.add_subcommand(c.name, c.help), c, o);
     try {
         app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e);
-        return code == 0 ? 0 : exit_bad_usage;
+        return report_usage_error("nettopo-query", e.what());
     }
+    if (app.get_subcommands().empty())
+        return report_usage_error("nettopo-query", "a sub-command is required");
     return run_guarded("nettopo-query", [&] {
         LoadOptions load;
         load.node_level = parse_node_level(o.node_level);

@@ -7,6 +7,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nettopo {
@@ -30,6 +31,12 @@ struct NodeLevel {
     std::optional<ObjectType> type;
     bool operator==(const NodeLevel&) const = default;
 };
+
+// Reads a node level as users write it ("auto", "l3", "core", "numa", ...);
+// nullopt if the text names none. One rule for every reader and tool.
+std::optional<NodeLevel> node_level_from(std::string_view text);
+inline constexpr std::string_view node_level_choices =
+    "auto, l1..l5, core, package, die, group, numa, pu or machine";
 
 class MachineType {
 public:

@@ -45,7 +45,7 @@ std::string counted(std::uint64_t n, std::string_view noun);
 std::string cluster_counts(const Cluster& cluster);
 
 struct ShowOptions {
-    std::uint32_t max_listed = 32; // machines/switches listed before eliding; 0 = all
+    std::uint32_t max_listed = 32; // machines, switches and neighbours listed; 0 = all
 };
 void write_show(const Cluster& cluster, std::ostream& out, const ShowOptions& options = {});
 

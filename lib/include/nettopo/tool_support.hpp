@@ -17,8 +17,12 @@ inline constexpr int exit_bad_usage = 2;
 
 // Runs a tool's body and turns exceptions into a one-line message on stderr
 // ("<tool>: error: ...") and the documented exit code: UsageError -> 2,
-// anything else -> 1.
+// anything else -> 1. Output that could not be written (a full disk, a closed
+// pipe) is an error too: scripts must not read a truncated answer as complete.
 int run_guarded(std::string_view tool, const std::function<int()>& body);
+
+// A command-line parsing error, reported like every other error; returns 2.
+int report_usage_error(std::string_view tool, std::string_view message);
 
 // The input a query tool reads when -i is not given: $NETTOPO_ARCHIVE, else
 // ./net_topo.xml if it exists, else "" (discover this machine).

@@ -25,6 +25,8 @@ using Topology = std::unique_ptr<hwloc_topology, TopologyDeleter>;
 Topology make_topology() {
     hwloc_topology_t t = nullptr;
     if (hwloc_topology_init(&t) != 0) throw Error("hwloc_topology_init failed");
+    // lstopo shows instruction caches; hwloc's library default hides them.
+    hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL);
     return Topology(t);
 }
 

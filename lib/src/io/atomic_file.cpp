@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
@@ -22,10 +23,29 @@ void write_atomically(const std::string& path, const std::function<void(std::ost
         if (!std::cout) throw Error("cannot write to standard output");
         return;
     }
-    std::string tmp = path + ".tmp.XXXXXX";
+    // A device or a FIFO (-o /dev/null, a named pipe) is written to, not
+    // replaced; a symbolic link keeps pointing where it did and its target
+    // is replaced. Only regular files get the temporary-file-and-rename.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        throw Error(fmt::format("cannot write '{}': it is a directory", path));
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        std::ofstream out(path, std::ios::binary);
+        if (out) write(out);
+        out.flush();
+        if (!out) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+        return;
+    }
+    std::string target = path;
+    if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+        std::error_code ec;
+        target = std::filesystem::weakly_canonical(path, ec).string();
+        if (ec) throw Error(fmt::format("cannot resolve '{}': {}", path, ec.message()));
+    }
+    std::string tmp = target + ".tmp.XXXXXX";
     const int fd = mkstemp(tmp.data());
     if (fd < 0)
-        throw Error(fmt::format("cannot create a temporary file beside '{}': {}", path,
+        throw Error(fmt::format("cannot create a temporary file beside '{}': {}", target,
                                 std::strerror(errno)));
     ::close(fd);
     try {
@@ -45,9 +65,9 @@ void write_atomically(const std::string& path, const std::function<void(std::ost
         const mode_t mask = ::umask(0);
         ::umask(mask);
         ::chmod(tmp.c_str(), 0666 & ~mask);
-        if (std::rename(tmp.c_str(), path.c_str()) != 0)
+        if (std::rename(tmp.c_str(), target.c_str()) != 0)
             throw Error(
-                fmt::format("cannot rename '{}' to '{}': {}", tmp, path, std::strerror(errno)));
+                fmt::format("cannot rename '{}' to '{}': {}", tmp, target, std::strerror(errno)));
     } catch (...) {
         std::remove(tmp.c_str());
         throw;

@@ -25,7 +25,8 @@ struct NameRange {
 class DescriptionReader {
 public:
     DescriptionReader(const std::string& source, const LoadOptions& options)
-        : source_(source), options_(options), builder_(detail::file_stem(source)) {}
+        : source_(source), options_(options),
+          builder_(source.starts_with('<') ? std::string() : detail::file_stem(source)) {}
 
     void statement(std::size_t line_no, const std::vector<std::string_view>& t) {
         line_ = line_no;
@@ -178,13 +179,8 @@ private:
     }
 
     NodeLevel node_level(std::string_view v) {
-        if (v == "auto") return {};
-        const auto type = parse_object_type(v);
-        if (!type || *type == ObjectType::MemCache)
-            fail(fmt::format("unknown node level '{}' (expected auto, a cache level, core, "
-                             "package, die, group, numa, pu or machine)",
-                             v));
-        return {*type};
+        if (auto level = node_level_from(v)) return *level;
+        fail(fmt::format("unknown node level '{}' (expected {})", v, node_level_choices));
     }
 
     Endpoint endpoint(std::string_view name) {

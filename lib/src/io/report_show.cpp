@@ -44,11 +44,10 @@ void show_tree(const MachineType& t, ObjectId id, int indent, std::ostream& out)
     for (ObjectId c : tree.children(id)) show_tree(t, c, indent + 2, out);
 }
 
-std::string neighbours_text(const Cluster& c, VertexId v) {
+std::string neighbours_text(const Cluster& c, VertexId v, std::size_t shown) {
     const Network& net = c.network();
     const auto to = net.neighbors(v);
     const auto links = net.neighbor_links(v);
-    constexpr std::size_t shown = 8;
     std::string s;
     for (std::size_t i = 0; i < to.size() && i < shown; ++i) {
         const Link& l = net.links()[links[i]];
@@ -79,16 +78,21 @@ void write_show(const Cluster& c, std::ostream& out, const ShowOptions& options)
     out << fmt::format("Cluster {}: {}\n", c.name().empty() ? "(unnamed)" : c.name(),
                        cluster_counts(c));
     const std::uint32_t limit = options.max_listed ? options.max_listed : ~0u;
+    // A switch's ports are summarised more tightly than the machine list.
+    const std::size_t ports = options.max_listed ? 8 : ~std::size_t{0};
     for (std::uint32_t s = 0; s < c.num_switches() && s < limit; ++s)
         out << fmt::format("  Switch {}: {}\n", c.switch_name(SwitchId(s)),
-                           neighbours_text(c, c.vertex(SwitchId(s))));
+                           neighbours_text(c, c.vertex(SwitchId(s)), ports));
     if (c.num_switches() > limit)
         out << fmt::format("  ... {} more switches\n", c.num_switches() - limit);
     for (std::uint32_t m = 0; m < c.num_machines() && m < limit; ++m) {
         const PeRange pes = c.pes_of_machine(MachineId(m));
-        out << fmt::format("  Machine {} (type {}, PEs {}-{}): {}\n", c.machine_name(MachineId(m)),
-                           c.type_of(MachineId(m)).value, pes.first, pes.first + pes.count - 1,
-                           neighbours_text(c, c.vertex(MachineId(m))));
+        const std::string pe_text =
+            pes.count == 1 ? fmt::format("PE {}", pes.first)
+                           : fmt::format("PEs {}-{}", pes.first, pes.first + pes.count - 1);
+        out << fmt::format("  Machine {} (type {}, {}): {}\n", c.machine_name(MachineId(m)),
+                           c.type_of(MachineId(m)).value, pe_text,
+                           neighbours_text(c, c.vertex(MachineId(m)), ports));
     }
     if (c.num_machines() > limit)
         out << fmt::format("  ... {} more machines\n", c.num_machines() - limit);

@@ -83,10 +83,11 @@ void write_summary_text(const ClusterSummary& s, std::ostream& out) {
     out << fmt::format("components:    {}\n", s.components);
     out << fmt::format("degree:        {}..{}\n", s.min_degree, s.max_degree);
     if (s.diameter_hops)
-        out << fmt::format(
-            "diameter:      {}{} hops between machines{}\n",
-            s.diameter_exact ? "" : ">= ", *s.diameter_hops,
-            s.diameter_exact ? "" : " (lower bound: graph too large for the exact value)");
+        out << fmt::format("diameter:      {}{} between machines{}{}\n",
+                           s.diameter_exact ? "" : ">= ", counted(*s.diameter_hops, "hop"),
+                           s.components > 1 ? " (the largest inside one component)" : "",
+                           s.diameter_exact ? ""
+                                            : " (a lower bound: too large for the exact value)");
     out << fmt::format("machine types: {}\n", s.machine_types.size());
     for (std::size_t i = 0; i < s.machine_types.size(); ++i) {
         const auto& t = s.machine_types[i];

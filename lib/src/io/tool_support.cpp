@@ -11,8 +11,9 @@
 namespace nettopo {
 
 int run_guarded(std::string_view tool, const std::function<int()>& body) {
+    int code = exit_ok;
     try {
-        return body();
+        code = body();
     } catch (const UsageError& e) {
         std::cerr << fmt::format("{}: error: {}\n", tool, e.what());
         return exit_bad_usage;
@@ -23,6 +24,16 @@ int run_guarded(std::string_view tool, const std::function<int()>& body) {
         std::cerr << fmt::format("{}: error: {}\n", tool, e.what());
         return exit_bad_data;
     }
+    if (!std::cout.flush()) {
+        std::cerr << fmt::format("{}: error: cannot write to standard output\n", tool);
+        return exit_bad_data;
+    }
+    return code;
+}
+
+int report_usage_error(std::string_view tool, std::string_view message) {
+    std::cerr << fmt::format("{}: error: {} (see {} --help)\n", tool, message, tool);
+    return exit_bad_usage;
 }
 
 std::string default_input() {
@@ -37,13 +48,9 @@ Cluster load_or_discover(const std::string& input, const LoadOptions& options) {
 }
 
 NodeLevel parse_node_level(std::string_view text) {
-    if (text == "auto") return {};
-    const auto t = parse_object_type(text);
-    if (!t || *t == ObjectType::MemCache)
-        throw UsageError(fmt::format("unknown node level '{}' (expected auto, l1..l5, core, "
-                                     "package, die, group, numa, pu or machine)",
-                                     text));
-    return {*t};
+    if (auto level = node_level_from(text)) return *level;
+    throw UsageError(
+        fmt::format("unknown node level '{}' (expected {})", text, node_level_choices));
 }
 
 } // namespace nettopo

@@ -27,6 +27,13 @@ LevelLatencies LevelLatencies::defaults() {
     return t;
 }
 
+std::optional<NodeLevel> node_level_from(std::string_view text) {
+    if (text == "auto") return NodeLevel{};
+    const auto t = parse_object_type(text);
+    if (!t || *t == ObjectType::MemCache) return std::nullopt;
+    return NodeLevel{*t};
+}
+
 namespace {
 
 bool is_data_cache(ObjectType t) {
