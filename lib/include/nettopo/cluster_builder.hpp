@@ -4,6 +4,7 @@
 #pragma once
 
 #include "nettopo/cluster.hpp"
+#include "nettopo/error.hpp"
 
 #include <string>
 #include <string_view>
@@ -11,6 +12,24 @@
 #include <vector>
 
 namespace nettopo {
+
+// A name declared twice; `later` is the second declaration, so readers can
+// point at the line that repeats it.
+class DuplicateNameError : public InputError {
+public:
+    struct Declaration {
+        bool is_switch;
+        std::uint32_t index;
+    };
+    DuplicateNameError(const std::string& name, Declaration later)
+        : InputError("duplicate name '" + name + "'"), name_(name), later_(later) {}
+    const std::string& name() const { return name_; }
+    Declaration later() const { return later_; }
+
+private:
+    std::string name_;
+    Declaration later_;
+};
 
 struct BuildOptions {
     bool allow_disconnected = false;

@@ -21,8 +21,8 @@ public:
     // Builds the lookup index; call once after the last push_back.
     void index();
     std::optional<std::uint32_t> find(std::string_view name) const;
-    // First name that occurs twice, if any (needs index()).
-    std::optional<std::string_view> first_duplicate() const;
+    // Index of a name that an earlier index already has, if any (needs index()).
+    std::optional<std::uint32_t> repeated() const;
 
 private:
     std::string pool_;

@@ -46,6 +46,12 @@ public:
             // Whatever was accepted when the archive was written is loaded
             // back; connectivity is a check of assembly, not of reading.
             return std::move(builder).build(BuildOptions{.allow_disconnected = true});
+        } catch (const DuplicateNameError& e) {
+            const auto& where = e.later().is_switch ? switch_elements_ : machine_elements_;
+            const auto it =
+                std::upper_bound(where.begin(), where.end(), e.later().index,
+                                 [](std::uint64_t i, const Declared& d) { return i < d.first; });
+            fail((it - 1)->element, e.what());
         } catch (const InputError& e) {
             throw InputError(source_, 0, e.what());
         }
@@ -171,20 +177,21 @@ private:
     }
 
     // Expands <single name=.../> and <plural prefix first count width/> elements.
-    // Machines and switches share one namespace; a duplicate is reported at
-    // the element that repeats the name.
-    void claim(pugi::xml_node e, const std::string& name) {
-        if (!names_.insert(name).second) fail(e, fmt::format("duplicate name '{}'", name));
-    }
+    // Where each element's declarations start, to point a duplicate name
+    // found by the builder back at the element that repeats it.
+    struct Declared {
+        std::uint64_t first;
+        pugi::xml_node element;
+    };
 
     template <class F>
-    std::uint64_t read_names(pugi::xml_node list, const char* single, const char* plural, F add) {
+    std::uint64_t read_names(pugi::xml_node list, const char* single, const char* plural, F add,
+                             std::vector<Declared>& where) {
         std::uint64_t total = 0;
         for (pugi::xml_node e : list.children()) {
+            where.push_back({total, e});
             if (std::string_view(e.name()) == single) {
-                const std::string name = text(e, "name");
-                claim(e, name);
-                add(e, std::string_view(name));
+                add(e, std::string_view(text(e, "name")));
                 ++total;
             } else if (std::string_view(e.name()) == plural) {
                 detail::NameRun r;
@@ -193,11 +200,7 @@ private:
                 r.first_number = number(e, "first");
                 const std::uint64_t count = number(e, "count", max_id_count - 1);
                 r.width = static_cast<int>(number(e, "width", 18));
-                for (std::uint64_t i = 0; i < count; ++i) {
-                    const std::string name = run_name(r, r.first_number + i);
-                    claim(e, name);
-                    add(e, name);
-                }
+                for (std::uint64_t i = 0; i < count; ++i) add(e, run_name(r, r.first_number + i));
                 total += count;
             } else {
                 fail(e, fmt::format("unexpected <{}> in <{}>", e.name(), list.name()));
@@ -209,7 +212,8 @@ private:
 
     void read_machines(pugi::xml_node machines, ClusterBuilder& builder) {
         num_machines_ = read_names(
-            machines, "machine", "machines", [&](pugi::xml_node e, std::string_view name) {
+            machines, "machine", "machines",
+            [&](pugi::xml_node e, std::string_view name) {
                 if (num_types_ == 0) fail(e, "no <type> is declared");
                 const auto t = number(e, "type", num_types_ - 1);
                 try {
@@ -217,18 +221,21 @@ private:
                 } catch (const InputError& err) {
                     fail(e, err.what());
                 }
-            });
+            },
+            machine_elements_);
     }
 
     void read_switches(pugi::xml_node switches, ClusterBuilder& builder) {
-        num_switches_ = read_names(switches, "switch", "switches",
-                                   [&](pugi::xml_node e, std::string_view name) {
-                                       try {
-                                           builder.add_switch(name);
-                                       } catch (const InputError& err) {
-                                           fail(e, err.what());
-                                       }
-                                   });
+        num_switches_ = read_names(
+            switches, "switch", "switches",
+            [&](pugi::xml_node e, std::string_view name) {
+                try {
+                    builder.add_switch(name);
+                } catch (const InputError& err) {
+                    fail(e, err.what());
+                }
+            },
+            switch_elements_);
     }
 
     void read_links(pugi::xml_node links, ClusterBuilder& builder) {
@@ -285,7 +292,7 @@ private:
     const std::string& source_;
     pugi::xml_document doc_;
     std::uint64_t num_types_ = 0, num_machines_ = 0, num_switches_ = 0;
-    std::unordered_set<std::string> names_;
+    std::vector<Declared> machine_elements_, switch_elements_;
 };
 
 } // namespace

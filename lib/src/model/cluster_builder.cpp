@@ -121,11 +121,14 @@ Cluster ClusterBuilder::build(const BuildOptions& options) && {
     c.switch_names_ = std::move(switch_names_);
     c.machine_names_.index();
     c.switch_names_.index();
-    std::optional<std::string_view> dup = c.machine_names_.first_duplicate();
-    if (!dup) dup = c.switch_names_.first_duplicate();
-    for (std::uint32_t s = 0; !dup && s < c.switch_names_.size(); ++s)
-        if (c.machine_names_.find(c.switch_names_[s])) dup = c.switch_names_[s];
-    if (dup) throw InputError(fmt::format("duplicate name '{}'", *dup));
+    // Machines and switches share one namespace.
+    if (auto m = c.machine_names_.repeated())
+        throw DuplicateNameError(std::string(c.machine_names_[*m]), {false, *m});
+    if (auto s = c.switch_names_.repeated())
+        throw DuplicateNameError(std::string(c.switch_names_[*s]), {true, *s});
+    for (std::uint32_t s = 0; s < c.switch_names_.size(); ++s)
+        if (c.machine_names_.find(c.switch_names_[s]))
+            throw DuplicateNameError(std::string(c.switch_names_[s]), {true, s});
 
     if (!options.allow_disconnected)
         if (std::string why = disconnection(c); !why.empty()) throw InputError(why);

@@ -32,9 +32,10 @@ std::optional<std::uint32_t> NameTable::find(std::string_view name) const {
     return std::nullopt;
 }
 
-std::optional<std::string_view> NameTable::first_duplicate() const {
+std::optional<std::uint32_t> NameTable::repeated() const {
+    // Sorted by (name, index): the later of two equal names comes second.
     for (std::size_t i = 1; i < sorted_.size(); ++i)
-        if ((*this)[sorted_[i]] == (*this)[sorted_[i - 1]]) return (*this)[sorted_[i]];
+        if ((*this)[sorted_[i]] == (*this)[sorted_[i - 1]]) return sorted_[i];
     return std::nullopt;
 }
 
