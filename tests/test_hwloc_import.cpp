@@ -330,3 +330,19 @@ TEST_CASE("hwloc import: bad synthetic descriptions name the bad token", "[hwloc
     CHECK_THAT(zero, Contains("'0'"));
     CHECK_THAT(zero, Contains("pack"));
 }
+
+TEST_CASE("hwloc import: an export that crashes hwloc is an error, not a crash", "[hwloc_import]") {
+    // A root without nodesets: hwloc 2.9's XML importer (and lstopo) die on
+    // it with SIGSEGV. nettopo parses in a child process and reports it.
+    const std::string path = NETTOPO_TEST_DATA "/hwloc-crasher.xml";
+    REQUIRE(fs::exists(path));
+    std::string message;
+    try {
+        load_cluster(path);
+    } catch (const InputError& e) {
+        message = e.what();
+    }
+    CHECK_THAT(message, Catch::Matchers::StartsWith(path + ": hwloc crashed reading this"));
+    // The process is still fine: a good export loads afterwards.
+    CHECK(load_cluster(NETTOPO_SHARED_DATA "/hwloc-xml/16em64t-4s2c2t.xml").num_pes() == 16);
+}

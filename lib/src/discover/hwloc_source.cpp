@@ -1,6 +1,7 @@
 #include "nettopo/hwloc_source.hpp"
 
 #include "../io/readers.hpp"
+#include "isolated.hpp"
 #include "nettopo/error.hpp"
 #include "synthetic_check.hpp"
 
@@ -113,12 +114,19 @@ std::string hostname_of(hwloc_topology_t topo) {
 
 MachineTree tree_from_synthetic(std::string_view description) {
     detail::check_synthetic(description);
-    Topology topo = make_topology();
     const std::string desc(description);
-    if (hwloc_topology_set_synthetic(topo.get(), desc.c_str()) != 0 ||
-        hwloc_topology_load(topo.get()) != 0)
-        throw InputError(fmt::format("hwloc rejects the synthetic description '{}'", description));
-    return convert(topo.get());
+    // Attributes in parentheses reach hwloc unchecked: parse in a child.
+    return detail::load_isolated(
+               desc,
+               [&] {
+                   Topology topo = make_topology();
+                   if (hwloc_topology_set_synthetic(topo.get(), desc.c_str()) != 0 ||
+                       hwloc_topology_load(topo.get()) != 0)
+                       throw InputError(
+                           fmt::format("hwloc rejects the synthetic description '{}'", desc));
+                   return HwlocMachine{convert(topo.get()), ""};
+               })
+        .tree;
 }
 
 HwlocMachine load_hwloc_xml(const std::string& path) {
@@ -130,17 +138,19 @@ HwlocMachine load_hwloc_xml(const std::string& path) {
 
 namespace detail {
 HwlocMachine load_hwloc_xml_buffer(std::string_view buffer, const std::string& source_name) {
-    Topology topo = make_topology();
     const std::string copy(buffer); // hwloc wants a NUL-terminated buffer, size included
-    if (hwloc_topology_set_xmlbuffer(topo.get(), copy.c_str(), static_cast<int>(copy.size() + 1)) !=
-            0 ||
-        hwloc_topology_load(topo.get()) != 0)
-        throw InputError(source_name, 0, "hwloc cannot load this XML export");
-    try {
-        return {convert(topo.get()), hostname_of(topo.get())};
-    } catch (const InputError& e) {
-        throw InputError(source_name, 0, e.what());
-    }
+    return load_isolated(source_name, [&] {
+        Topology topo = make_topology();
+        if (hwloc_topology_set_xmlbuffer(topo.get(), copy.c_str(),
+                                         static_cast<int>(copy.size() + 1)) != 0 ||
+            hwloc_topology_load(topo.get()) != 0)
+            throw InputError(source_name, 0, "hwloc cannot load this XML export");
+        try {
+            return HwlocMachine{convert(topo.get()), hostname_of(topo.get())};
+        } catch (const InputError& e) {
+            throw InputError(source_name, 0, e.what());
+        }
+    });
 }
 } // namespace detail
 
