@@ -99,7 +99,7 @@ private:
     }
 
     void declare_machine(std::string_view name, TypeId type) {
-        if (names_.count(std::string(name))) claim(name, {}); // reports the duplicate
+        if (names_.find(name) != names_.end()) claim(name, {}); // reports the duplicate
         const MachineId id = wrap([&] { return builder_.add_machine(name, type); });
         claim(name, Endpoint{false, id.value});
     }
@@ -184,7 +184,7 @@ private:
     }
 
     Endpoint endpoint(std::string_view name) {
-        auto it = names_.find(std::string(name));
+        auto it = names_.find(name);
         if (it == names_.end())
             fail(fmt::format("unknown endpoint '{}': no machine or switch of that name is "
                              "declared before this line",
@@ -226,12 +226,26 @@ private:
         wrap([&] { builder_.add_link(a, b, *lat, bw, static_cast<std::uint32_t>(count)); });
     }
 
-    static std::string pair_key(Endpoint a, Endpoint b) {
+    // Endpoints as 33-bit codes (switch flag, index); a link as the ordered pair.
+    using PairKey = std::pair<std::uint64_t, std::uint64_t>;
+    static PairKey pair_key(Endpoint a, Endpoint b) {
         auto code = [](Endpoint e) { return (std::uint64_t{e.is_switch} << 32) | e.index; };
-        auto x = code(a), y = code(b);
+        std::uint64_t x = code(a), y = code(b);
         if (y < x) std::swap(x, y);
-        return fmt::format("{}:{}", x, y);
+        return {x, y};
     }
+    struct PairHash {
+        std::size_t operator()(const PairKey& k) const {
+            return std::hash<std::uint64_t>{}(k.first * 0x9e3779b97f4a7c15ull ^ k.second);
+        }
+    };
+    // Lookups by string_view without building a std::string each time.
+    struct NameHash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const {
+            return std::hash<std::string_view>{}(s);
+        }
+    };
 
     struct Declared {
         Endpoint endpoint;
@@ -242,9 +256,9 @@ private:
     ClusterBuilder builder_;
     std::optional<std::string> name_;
     std::size_t line_ = 0;
-    std::unordered_map<std::string, Declared> names_;
+    std::unordered_map<std::string, Declared, NameHash, std::equal_to<>> names_;
     std::unordered_map<std::string, TypeId> types_;
-    std::unordered_map<std::string, std::size_t> links_;
+    std::unordered_map<PairKey, std::size_t, PairHash> links_;
 };
 
 } // namespace
