@@ -2,6 +2,7 @@
 // topology input) and write the nettopo archive.
 #include "nettopo/archive.hpp"
 #include "nettopo/error.hpp"
+#include "nettopo/progress.hpp"
 #include "nettopo/report.hpp"
 #include "nettopo/tool_support.hpp"
 
@@ -20,12 +21,14 @@ int discover(const Options& o) {
     if (o.output == "-" && (o.show || o.summary))
         throw nettopo::UsageError("--show and --summary print to standard output, which -o - "
                                   "already uses for the archive");
+    nettopo::TerminalProgress progress("nettopo-discover");
     nettopo::LoadOptions load;
+    load.progress = &progress;
     load.node_level = nettopo::parse_node_level(o.node_level);
     load.build.allow_disconnected = o.allow_disconnected;
     nettopo::Cluster cluster = nettopo::load_or_discover(o.input, load);
     if (!o.name.empty()) cluster.set_name(o.name);
-    nettopo::save_archive(cluster, o.output);
+    nettopo::save_archive(cluster, o.output, &progress);
     if (!o.quiet && o.output != "-")
         std::cerr << fmt::format("nettopo-discover: wrote {} ({})\n", o.output,
                                  nettopo::cluster_counts(cluster));

@@ -194,7 +194,9 @@ int main(int argc, char** argv) {
     if (app.get_subcommands().empty())
         return report_usage_error("nettopo-query", "a sub-command is required");
     return run_guarded("nettopo-query", [&] {
+        TerminalProgress progress("nettopo-query");
         LoadOptions load;
+        load.progress = &progress;
         load.node_level = parse_node_level(o.node_level);
         load.build.allow_disconnected = o.allow_disconnected;
         const Cluster cluster = load_or_discover(o.input.empty() ? default_input() : o.input, load);

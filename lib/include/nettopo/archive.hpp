@@ -4,6 +4,7 @@
 #pragma once
 
 #include "nettopo/cluster.hpp"
+#include "nettopo/progress.hpp"
 
 #include <istream>
 #include <ostream>
@@ -13,12 +14,13 @@ namespace nettopo {
 
 inline constexpr int archive_version = 1;
 
-void write_archive(const Cluster& cluster, std::ostream& out);
+void write_archive(const Cluster& cluster, std::ostream& out, Progress* progress = nullptr);
 // Writes to a temporary file beside `path` and renames it into place, so a
 // failed or interrupted write never leaves a damaged archive. "-" is stdout.
-void save_archive(const Cluster& cluster, const std::string& path);
+void save_archive(const Cluster& cluster, const std::string& path, Progress* progress = nullptr);
 
 // Throws InputError naming source_name on a malformed or newer archive.
-Cluster read_archive(std::istream& in, const std::string& source_name);
+Cluster read_archive(std::istream& in, const std::string& source_name,
+                     Progress* progress = nullptr);
 
 } // namespace nettopo

@@ -11,6 +11,7 @@
 
 #include "nettopo/cluster.hpp"
 #include "nettopo/cluster_builder.hpp"
+#include "nettopo/progress.hpp"
 
 #include <istream>
 #include <string>
@@ -19,7 +20,8 @@ namespace nettopo {
 
 struct LoadOptions {
     BuildOptions build;
-    NodeLevel node_level; // applies where the input does not choose one
+    NodeLevel node_level;         // applies where the input does not choose one
+    Progress* progress = nullptr; // told how far reading has come, if set
 };
 
 // Errors are InputError with source_name and the line.

@@ -18,8 +18,8 @@ namespace {
 
 class ArchiveReader {
 public:
-    ArchiveReader(std::string_view buffer, const std::string& source)
-        : buffer_(buffer), source_(source) {}
+    ArchiveReader(std::string_view buffer, const std::string& source, Progress* progress)
+        : buffer_(buffer), source_(source), progress_(progress) {}
 
     Cluster read() {
         const pugi::xml_parse_result ok =
@@ -248,7 +248,9 @@ private:
         std::unordered_set<std::uint64_t> pairs;
         pairs.reserve(static_cast<std::size_t>(number(links, "count", max_id_count)));
         std::size_t pos = 0;
+        ProgressTicker tick(progress_, "reading the links", body.size());
         while (pos <= body.size()) {
+            tick(pos);
             std::size_t end = body.find('\n', pos);
             if (end == std::string_view::npos) end = body.size();
             f.clear();
@@ -290,6 +292,7 @@ private:
 
     std::string_view buffer_;
     const std::string& source_;
+    Progress* progress_;
     pugi::xml_document doc_;
     std::uint64_t num_types_ = 0, num_machines_ = 0, num_switches_ = 0;
     std::vector<Declared> machine_elements_, switch_elements_;
@@ -298,14 +301,15 @@ private:
 } // namespace
 
 namespace detail {
-Cluster read_archive_buffer(std::string_view buffer, const std::string& source_name) {
-    return ArchiveReader(buffer, source_name).read();
+Cluster read_archive_buffer(std::string_view buffer, const std::string& source_name,
+                            Progress* progress) {
+    return ArchiveReader(buffer, source_name, progress).read();
 }
 } // namespace detail
 
-Cluster read_archive(std::istream& in, const std::string& source_name) {
+Cluster read_archive(std::istream& in, const std::string& source_name, Progress* progress) {
     const std::string buffer{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    return detail::read_archive_buffer(buffer, source_name);
+    return detail::read_archive_buffer(buffer, source_name, progress);
 }
 
 } // namespace nettopo

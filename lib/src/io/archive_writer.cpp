@@ -69,7 +69,7 @@ void write_names(pugi::xml_node parent, const char* single, const char* plural, 
 
 } // namespace
 
-void write_archive(const Cluster& c, std::ostream& out) {
+void write_archive(const Cluster& c, std::ostream& out, Progress* progress) {
     pugi::xml_document doc;
     pugi::xml_node decl = doc.append_child(pugi::node_declaration);
     decl.append_attribute("version") = "1.0";
@@ -102,17 +102,23 @@ void write_archive(const Cluster& c, std::ostream& out) {
     links.append_attribute("count") = static_cast<unsigned long long>(c.num_net_links());
     std::string text = "\n";
     text.reserve(c.num_net_links() * 24 + 1);
-    for (const Link& l : c.network().links())
+    ProgressTicker tick(progress, "writing the links", c.num_net_links());
+    std::uint64_t written = 0;
+    for (const Link& l : c.network().links()) {
+        tick(++written);
         fmt::format_to(std::back_inserter(text), "{} {} {} {} {}\n", l.a.value, l.b.value,
                        format_number(l.latency_ns), format_number(l.bandwidth_gbps),
                        l.multiplicity);
+    }
     links.append_child(pugi::node_pcdata).set_value(text.c_str());
 
     doc.save(out, "  ", pugi::format_indent, pugi::encoding_utf8);
 }
 
-void save_archive(const Cluster& cluster, const std::string& path) {
-    detail::write_atomically(path, [&](std::ostream& out) { write_archive(cluster, out); });
+void save_archive(const Cluster& cluster, const std::string& path, Progress* progress) {
+    detail::write_atomically(path,
+                             [&](std::ostream& out) { write_archive(cluster, out, progress); });
+    if (progress) progress->finish();
 }
 
 } // namespace nettopo

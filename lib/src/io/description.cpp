@@ -266,9 +266,17 @@ private:
 Cluster read_description(std::istream& in, const std::string& source_name,
                          const LoadOptions& options) {
     DescriptionReader reader(source_name, options);
+    std::uint64_t total = 0, done = 0;
+    if (in.seekg(0, std::ios::end)) {
+        total = static_cast<std::uint64_t>(in.tellg());
+        in.seekg(0);
+    }
+    in.clear();
+    ProgressTicker tick(options.progress, "reading the description", total);
     std::string line;
     std::vector<std::string_view> tokens;
     for (std::size_t line_no = 1; std::getline(in, line); ++line_no) {
+        tick(done += line.size() + 1);
         std::string_view content(line);
         content = content.substr(0, content.find('#'));
         tokens.clear();

@@ -106,8 +106,11 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
     const std::string source = path == "-" ? "<stdin>" : path;
     const std::string buffer = read_all(path);
     switch (kind_of(buffer, source)) {
-    case InputKind::Archive:
-        return detail::read_archive_buffer(buffer, source);
+    case InputKind::Archive: {
+        Cluster c = detail::read_archive_buffer(buffer, source, options.progress);
+        if (options.progress) options.progress->finish();
+        return c;
+    }
     case InputKind::HwlocXml: {
         // pugixml first: hwloc's parser only says "failed", we want the line.
         pugi::xml_document doc;
@@ -125,7 +128,9 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
     }
     case InputKind::Description: {
         std::istringstream in(buffer);
-        return read_description(in, source, options);
+        Cluster c = read_description(in, source, options);
+        if (options.progress) options.progress->finish();
+        return c;
     }
     }
     throw Error("unreachable input kind");

@@ -11,7 +11,8 @@
 
 namespace nettopo::detail {
 
-Cluster read_archive_buffer(std::string_view buffer, const std::string& source_name);
+Cluster read_archive_buffer(std::string_view buffer, const std::string& source_name,
+                            Progress* progress = nullptr);
 HwlocMachine load_hwloc_xml_buffer(std::string_view buffer, const std::string& source_name);
 
 } // namespace nettopo::detail
