@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <random>
 #include <sstream>
 
@@ -52,7 +53,8 @@ void check_pair(const Cluster& c, QueryEngine& q, const Oracle& o, std::uint32_t
         return;
     }
     REQUIRE(got.has_value());
-    REQUIRE(*got == d); // dyadic weights: sums are exact
+    REQUIRE(*got == d);                 // picosecond sums are exact
+    REQUIRE(q.distance(pb, pa) == got); // and do not depend on the direction
     const auto h = q.hop_count(pa, pb);
     REQUIRE(h.has_value());
     REQUIRE(*h == o.hops(a, b));
@@ -65,13 +67,14 @@ void check_pair(const Cluster& c, QueryEngine& q, const Oracle& o, std::uint32_t
         REQUIRE(p.has_value());
         REQUIRE(p->front().value == o.machine_of(a));
         REQUIRE(p->back().value == o.machine_of(b));
-        double cost = 0;
+        std::int64_t cost_ps = 0; // the model adds picoseconds
         for (std::size_t i = 1; i < p->size(); ++i) {
             const double l = o.link_latency((*p)[i - 1].value, (*p)[i].value);
             REQUIRE(l != Oracle::inf);
-            cost += l;
+            cost_ps += std::llround(l * 1000);
         }
-        if (metric == PathMetric::Latency && o.machine_of(a) != o.machine_of(b)) REQUIRE(cost == d);
+        if (metric == PathMetric::Latency && o.machine_of(a) != o.machine_of(b))
+            REQUIRE(static_cast<double>(cost_ps) / 1000.0 == d);
         if (metric == PathMetric::Hops) REQUIRE(p->size() - 1 == o.hops(a, b));
     }
 }
@@ -171,10 +174,27 @@ TEST_CASE("structural queries agree with the oracle on every PE", "[oracle]") {
             for (std::uint32_t w = 0; w < net.num_vertices(); ++w)
                 expected += o.link_latency(v, w) != Oracle::inf;
             const auto to = net.neighbors(VertexId(v));
-            const auto lat = net.neighbor_latencies(VertexId(v));
+            const auto links = net.neighbor_links(VertexId(v));
             REQUIRE(to.size() == expected);
             for (std::size_t i = 0; i < to.size(); ++i)
-                REQUIRE(lat[i] == o.link_latency(v, to[i].value));
+                REQUIRE(net.links()[links[i]].latency_ns == o.link_latency(v, to[i].value));
         }
     }
+}
+
+TEST_CASE("latency sums are exact and symmetric", "[oracle]") {
+    // In doubles, 0.1 + 0.2 + 0.3 is 0.6000000000000001 one way and 0.6 the other.
+    std::istringstream in("machine a pu:1\nmachine b pu:1\nmachine c pu:1\nmachine d pu:1\n"
+                          "link a b 0.1\nlink b c 0.2\nlink c d 0.3\n");
+    const Cluster c = read_description(in, "sum.topo");
+    QueryEngine q(c);
+    CHECK(q.distance(PeId(0), PeId(3)) == 0.6);
+    CHECK(q.distance(PeId(3), PeId(0)) == 0.6);
+    CHECK(q.distance(PeId(1), PeId(3)) == 0.5);
+    // Batches from one source resume the same search; answers must not change.
+    CHECK(q.distance(PeId(0), PeId(1)) == 0.1);
+    CHECK(q.distance(PeId(0), PeId(3)) == 0.6);
+    CHECK(q.hop_count(PeId(0), PeId(3)) == 3u);
+    CHECK(q.hop_count(PeId(0), PeId(1)) == 1u);
+    CHECK(q.hop_count(PeId(0), PeId(3)) == 3u);
 }

@@ -1,6 +1,7 @@
 #include "random_cluster.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
 namespace nettopo::test {
@@ -84,9 +85,10 @@ ClusterSpec random_cluster(std::mt19937_64& rng, const RandomOptions& o) {
         }
         spec.machines.push_back(std::move(ms));
     }
-    // Dyadic latencies (multiples of 1/4, zero included) keep every path sum
-    // exact in double, so Dijkstra and Floyd–Warshall must agree bit for bit.
-    auto latency = [&] { return uniform(0, 9) == 0 ? 0.0 : uniform(1, 400) / 4.0; };
+    // Decimal latencies down to the picosecond (0.001 ns), zero included:
+    // nettopo adds picoseconds exactly, so Floyd–Warshall in picoseconds must
+    // agree bit for bit, whichever end a search starts from.
+    auto latency = [&] { return uniform(0, 9) == 0 ? 0.0 : uniform(1, 400000) / 1000.0; };
     auto add = [&](std::uint32_t a, std::uint32_t b) {
         for (const LinkSpec& l : spec.links)
             if ((l.a == a && l.b == b) || (l.a == b && l.b == a)) return;
@@ -124,21 +126,27 @@ Oracle::Oracle(const ClusterSpec& spec) : spec_(spec), n_(spec.vertices()) {
         machine_first_node_.push_back(total_nodes_);
     }
     direct_.assign(std::size_t{n_} * n_, inf);
-    lat_.assign(std::size_t{n_} * n_, inf);
     hops_.assign(std::size_t{n_} * n_, inf);
-    for (std::uint32_t v = 0; v < n_; ++v) lat_[v * n_ + v] = hops_[v * n_ + v] = 0;
+    // Floyd–Warshall on integer picoseconds (the model's unit of addition).
+    constexpr std::int64_t none = std::numeric_limits<std::int64_t>::max() / 4;
+    std::vector<std::int64_t> ps(std::size_t{n_} * n_, none);
+    for (std::uint32_t v = 0; v < n_; ++v) ps[v * n_ + v] = 0, hops_[v * n_ + v] = 0;
     for (const LinkSpec& l : spec.links) {
+        const auto w = static_cast<std::int64_t>(std::llround(l.latency_ns * 1000));
         direct_[l.a * n_ + l.b] = direct_[l.b * n_ + l.a] = l.latency_ns;
-        lat_[l.a * n_ + l.b] = lat_[l.b * n_ + l.a] = std::min(lat_[l.a * n_ + l.b], l.latency_ns);
+        ps[l.a * n_ + l.b] = ps[l.b * n_ + l.a] = std::min(ps[l.a * n_ + l.b], w);
         hops_[l.a * n_ + l.b] = hops_[l.b * n_ + l.a] = 1;
     }
     for (std::uint32_t k = 0; k < n_; ++k)
         for (std::uint32_t i = 0; i < n_; ++i)
             for (std::uint32_t j = 0; j < n_; ++j) {
-                lat_[i * n_ + j] = std::min(lat_[i * n_ + j], lat_[i * n_ + k] + lat_[k * n_ + j]);
+                ps[i * n_ + j] = std::min(ps[i * n_ + j], ps[i * n_ + k] + ps[k * n_ + j]);
                 hops_[i * n_ + j] =
                     std::min(hops_[i * n_ + j], hops_[i * n_ + k] + hops_[k * n_ + j]);
             }
+    lat_.resize(ps.size());
+    for (std::size_t i = 0; i < ps.size(); ++i)
+        lat_[i] = ps[i] == none ? inf : static_cast<double>(ps[i]) / 1000.0;
 }
 
 std::uint32_t Oracle::pus_below(const MachineSpec& m, int level) const {

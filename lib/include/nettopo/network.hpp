@@ -11,9 +11,17 @@
 
 namespace nettopo {
 
+// Longest accepted link latency: one second. Path sums are kept in int64
+// picoseconds; with links of at most 10^12 ps, no path of a graph with 32-bit
+// ids comes near overflow in practice (and sums saturate rather than wrap).
+inline constexpr double max_link_latency_ns = 1e9;
+
+// Nanoseconds to the picoseconds the searches add (resolution 1 ps).
+std::int64_t to_picoseconds(double ns);
+
 struct Link {
     VertexId a, b;
-    double latency_ns = 0;          // >= 0; zero is a valid latency
+    double latency_ns = 0;          // 0..max_link_latency_ns; zero is a valid latency
     double bandwidth_gbps = 0;      // 0: unknown
     std::uint32_t multiplicity = 1; // parallel cables merged into this link
 
@@ -38,7 +46,10 @@ public:
     // Adjacent vertices in increasing id order, with the latency and link index
     // of the connecting link at the same positions.
     std::span<const VertexId> neighbors(VertexId v) const { return slice(targets_, v); }
-    std::span<const double> neighbor_latencies(VertexId v) const { return slice(latencies_, v); }
+    // Latencies in integer picoseconds: searches add them exactly.
+    std::span<const std::int64_t> neighbor_latencies_ps(VertexId v) const {
+        return slice(latencies_ps_, v);
+    }
     std::span<const std::uint32_t> neighbor_links(VertexId v) const { return slice(link_ids_, v); }
 
 private:
@@ -51,7 +62,7 @@ private:
     std::vector<Link> links_;
     std::vector<std::uint32_t> offsets_{0};
     std::vector<VertexId> targets_;
-    std::vector<double> latencies_;
+    std::vector<std::int64_t> latencies_ps_;
     std::vector<std::uint32_t> link_ids_;
 };
 

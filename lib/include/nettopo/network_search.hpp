@@ -1,13 +1,22 @@
 // Shortest paths over the network graph: BFS for hop counts, Dijkstra (binary
-// heap, strict ordering) for latencies. Keeps its scratch arrays between calls
-// (stamped, so a query costs the part of the graph it visits, not O(V)); one
-// object per thread.
+// heap, strict ordering) for latencies.
+//
+// Latencies are added as integer picoseconds, so a sum does not depend on
+// the order it is taken in: distance(a, b) == distance(b, a) exactly, and a
+// search from either end agrees with any other correct algorithm. (Doubles
+// summed along a path differ in the last bit between the two directions.)
+//
+// The search keeps its state between calls: asking again from the same
+// source resumes the BFS or Dijkstra where it stopped, so a batch of pairs
+// sharing a source (one machine to all its neighbours, a row of a table)
+// costs one search, not one per pair. One object per thread.
 #pragma once
 
 #include "nettopo/network.hpp"
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace nettopo {
@@ -27,45 +36,51 @@ public:
     explicit NetworkSearch(const Network& net);
 
     std::optional<std::uint32_t> hops(VertexId from, VertexId to);
-    std::optional<double> latency(VertexId from, VertexId to);
+    std::optional<double> latency(VertexId from, VertexId to); // ns
     // Vertices of one shortest path, both ends included; nullopt if unreachable.
     std::optional<std::vector<VertexId>> path(VertexId from, VertexId to, PathMetric metric);
 
-    // Single-source variants: out[v] = distance, or unreachable_* when none.
+    // Hop counts from `from` to every vertex (unreachable_hops where none).
     static constexpr std::uint32_t unreachable_hops = 0xffffffffu;
-    static constexpr double unreachable_latency = -1.0;
     void hops_from(VertexId from, std::vector<std::uint32_t>& out);
-    void latencies_from(VertexId from, std::vector<double>& out);
 
     // Incremental Dijkstra: settles vertices one at a time in nondecreasing
     // latency order (ties by vertex id), for searches that stop early.
     void start(VertexId from);
-    // The next settled vertex and its latency; nullopt when all reachable
-    // vertices are settled.
+    // The next settled vertex and its latency in ns; nullopt when all
+    // reachable vertices are settled.
     std::optional<std::pair<VertexId, double>> next_settled();
-    // Latency of the closest vertex not yet settled (nullopt when none).
+    // Latency (ns) of the closest vertex not yet settled; nullopt when none.
     std::optional<double> peek_latency();
 
 private:
+    enum class Mode { None, Bfs, Dijkstra };
+
     bool seen(std::uint32_t v) const { return stamp_[v] == epoch_; }
-    void new_epoch();
-    void relax(std::uint32_t v, double d, std::uint32_t from);
-    void bfs(VertexId from, VertexId stop_at);
-    void dijkstra(VertexId from, VertexId stop_at);
+    void restart(Mode mode, VertexId from);
+    void relax(std::uint32_t v, std::int64_t d, std::uint32_t from);
+    // Run the current search until `to` is final (or the graph is exhausted).
+    void bfs_until(VertexId to);
+    void dijkstra_until(VertexId to);
+    std::optional<std::pair<VertexId, std::int64_t>> settle_next();
+    bool clean_top();
     std::vector<VertexId> trace(VertexId to) const;
 
     struct HeapItem {
-        double dist;
+        std::int64_t dist;
         std::uint32_t v;
         bool operator>(const HeapItem& o) const { return dist != o.dist ? dist > o.dist : v > o.v; }
     };
 
     const Network* net_;
+    Mode mode_ = Mode::None;
+    VertexId source_;
     std::vector<std::uint32_t> stamp_;
-    std::vector<std::uint8_t> done_; // settled in this epoch (only meaningful if seen)
-    std::vector<double> dist_;
+    std::vector<std::uint8_t> done_; // final in this epoch (only meaningful if seen)
+    std::vector<std::int64_t> dist_; // picoseconds, or hops for a BFS
     std::vector<std::uint32_t> parent_;
-    std::vector<std::uint32_t> queue_;
+    std::vector<std::uint32_t> queue_; // BFS queue; entries before head_ are expanded
+    std::size_t head_ = 0;
     std::vector<HeapItem> heap_;
     std::uint32_t epoch_ = 0;
 };

@@ -35,8 +35,6 @@ public:
     // Fewer than k when fewer are reachable.
     std::vector<NearPe> nearest(PeId p, std::uint32_t k);
 
-    NetworkSearch& search() { return search_; }
-
 private:
     const Cluster* cluster_;
     NetworkSearch search_;

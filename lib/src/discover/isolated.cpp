@@ -74,6 +74,10 @@ HwlocMachine load_isolated(const std::string& source, const std::function<HwlocM
     }
     if (pid == 0) {
         ::close(fds[0]);
+        // A crash must kill the child, not run handlers inherited from the
+        // parent (a test framework's, a sanitizer's) that would report or
+        // recover in the wrong process.
+        for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(sig, SIG_DFL);
         // First byte: 'O' then the tree, or 'E' then the error message.
         std::string reply;
         try {

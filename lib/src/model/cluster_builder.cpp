@@ -43,9 +43,9 @@ SwitchId ClusterBuilder::add_switch(std::string_view name) {
 
 void ClusterBuilder::add_link(Endpoint a, Endpoint b, double latency_ns, double bandwidth_gbps,
                               std::uint32_t multiplicity) {
-    if (!std::isfinite(latency_ns) || latency_ns < 0)
-        throw InputError(
-            fmt::format("invalid latency {}: must be a finite number >= 0 ns", latency_ns));
+    if (!std::isfinite(latency_ns) || latency_ns < 0 || latency_ns > max_link_latency_ns)
+        throw InputError(fmt::format("invalid latency {} ns: must be between 0 and {} ns (1 s)",
+                                     latency_ns, max_link_latency_ns));
     if (!std::isfinite(bandwidth_gbps) || bandwidth_gbps < 0)
         throw InputError(fmt::format("invalid bandwidth {}: must be > 0 Gbit/s", bandwidth_gbps));
     if (multiplicity == 0) throw InputError("a link needs at least one cable (count >= 1)");

@@ -1,9 +1,14 @@
 #include "nettopo/network.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace nettopo {
+
+std::int64_t to_picoseconds(double ns) {
+    return std::llround(ns * 1000.0);
+}
 
 Network::Network(std::uint32_t num_machines, std::uint32_t num_switches, std::vector<Link> links)
     : num_machines_(num_machines), num_switches_(num_switches), links_(std::move(links)) {
@@ -15,7 +20,7 @@ Network::Network(std::uint32_t num_machines, std::uint32_t num_switches, std::ve
     }
     std::partial_sum(offsets_.begin(), offsets_.end(), offsets_.begin());
     targets_.resize(offsets_.back());
-    latencies_.resize(offsets_.back());
+    latencies_ps_.resize(offsets_.back());
     link_ids_.resize(offsets_.back());
     std::vector<std::uint32_t> fill(offsets_.begin(), offsets_.end() - 1);
     auto put = [&](VertexId from, VertexId to, std::uint32_t id) {
@@ -38,7 +43,7 @@ Network::Network(std::uint32_t num_machines, std::uint32_t num_switches, std::ve
         for (std::uint32_t i = offsets_[v], j = 0; i < offsets_[v + 1]; ++i, ++j) {
             targets_[i] = tmp[j].first;
             link_ids_[i] = tmp[j].second;
-            latencies_[i] = links_[tmp[j].second].latency_ns;
+            latencies_ps_[i] = to_picoseconds(links_[tmp[j].second].latency_ns);
         }
     }
 }

@@ -1,42 +1,59 @@
-// Shortest paths on the network graph.
+// Shortest paths on the network graph (see network_search.hpp).
 //
-// BFS for hop counts; Dijkstra with a binary heap for latencies. The heap
-// orders by (distance, vertex) with a strict comparison: the original Net Topo
-// kept its frontier in a std::set ordered by `<=`, not a strict weak ordering,
-// and lost 3.8 % of weighted queries. Stale heap entries are skipped on pop
-// (lazy deletion). Scratch arrays carry an epoch stamp, so starting a query
-// does not clear O(V) memory.
+// Dijkstra's heap orders by (distance, vertex) with a strict comparison: the
+// original Net Topo kept its frontier in a std::set ordered by `<=`, not a
+// strict weak ordering, and lost 3.8 % of weighted queries. Stale heap entries
+// are skipped on pop (lazy deletion). Scratch arrays carry an epoch stamp, so
+// starting a search does not clear O(V) memory.
 #include "nettopo/network_search.hpp"
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 
 namespace nettopo {
 
+namespace {
+constexpr std::int64_t saturated = std::numeric_limits<std::int64_t>::max();
+double to_ns(std::int64_t ps) {
+    return static_cast<double>(ps) / 1000.0;
+}
+} // namespace
+
 NetworkSearch::NetworkSearch(const Network& net)
     : net_(&net), stamp_(net.num_vertices(), 0), done_(net.num_vertices(), 0),
-      dist_(net.num_vertices(), 0.0), parent_(net.num_vertices(), 0) {}
+      dist_(net.num_vertices(), 0), parent_(net.num_vertices(), 0) {}
 
-void NetworkSearch::new_epoch() {
-    if (++epoch_ == 0) { // wrapped: stamps from 2^32 queries ago would look current
+void NetworkSearch::restart(Mode mode, VertexId from) {
+    if (++epoch_ == 0) { // wrapped: stamps from 2^32 searches ago would look current
         std::fill(stamp_.begin(), stamp_.end(), 0);
         epoch_ = 1;
     }
-}
-
-void NetworkSearch::bfs(VertexId from, VertexId stop_at) {
-    new_epoch();
+    mode_ = mode;
+    source_ = from;
     queue_.clear();
+    head_ = 0;
+    heap_.clear();
     stamp_[from.value] = epoch_;
     dist_[from.value] = 0;
     parent_[from.value] = from.value;
-    queue_.push_back(from.value);
-    for (std::size_t head = 0; head < queue_.size(); ++head) {
-        const std::uint32_t v = queue_[head];
-        if (v == stop_at.value) return;
+    if (mode == Mode::Bfs) {
+        done_[from.value] = 1;
+        queue_.push_back(from.value);
+    } else {
+        done_[from.value] = 0;
+        heap_.push_back({0, from.value});
+    }
+}
+
+// BFS labels are final when a vertex is discovered, so stop as soon as `to` is.
+void NetworkSearch::bfs_until(VertexId to) {
+    while (head_ < queue_.size() && !(to.valid() && seen(to.value))) {
+        const std::uint32_t v = queue_[head_++];
         for (VertexId w : net_->neighbors(VertexId(v))) {
             if (seen(w.value)) continue;
             stamp_[w.value] = epoch_;
+            done_[w.value] = 1;
             dist_[w.value] = dist_[v] + 1;
             parent_[w.value] = v;
             queue_.push_back(w.value);
@@ -44,7 +61,7 @@ void NetworkSearch::bfs(VertexId from, VertexId stop_at) {
     }
 }
 
-void NetworkSearch::relax(std::uint32_t v, double d, std::uint32_t from) {
+void NetworkSearch::relax(std::uint32_t v, std::int64_t d, std::uint32_t from) {
     if (!seen(v)) {
         stamp_[v] = epoch_;
         done_[v] = 0;
@@ -57,54 +74,64 @@ void NetworkSearch::relax(std::uint32_t v, double d, std::uint32_t from) {
     std::push_heap(heap_.begin(), heap_.end(), std::greater<>{});
 }
 
-void NetworkSearch::start(VertexId from) {
-    new_epoch();
-    heap_.clear();
-    relax(from.value, 0.0, from.value);
-}
-
-std::optional<double> NetworkSearch::peek_latency() {
+bool NetworkSearch::clean_top() {
     while (!heap_.empty()) {
         const HeapItem& top = heap_.front();
-        if (!done_[top.v] && top.dist == dist_[top.v]) return top.dist;
+        if (!done_[top.v] && top.dist == dist_[top.v]) return true;
         std::pop_heap(heap_.begin(), heap_.end(), std::greater<>{});
         heap_.pop_back();
     }
-    return std::nullopt;
+    return false;
 }
 
-std::optional<std::pair<VertexId, double>> NetworkSearch::next_settled() {
-    if (!peek_latency()) return std::nullopt;
+std::optional<std::pair<VertexId, std::int64_t>> NetworkSearch::settle_next() {
+    if (!clean_top()) return std::nullopt;
     const HeapItem top = heap_.front();
     std::pop_heap(heap_.begin(), heap_.end(), std::greater<>{});
     heap_.pop_back();
     done_[top.v] = 1;
     const VertexId v(top.v);
     const auto targets = net_->neighbors(v);
-    const auto weights = net_->neighbor_latencies(v);
-    for (std::size_t i = 0; i < targets.size(); ++i)
-        relax(targets[i].value, top.dist + weights[i], top.v);
+    const auto weights = net_->neighbor_latencies_ps(v);
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+        const std::int64_t w = weights[i];
+        relax(targets[i].value, top.dist > saturated - w ? saturated : top.dist + w, top.v);
+    }
     return std::pair{v, top.dist};
 }
 
-void NetworkSearch::dijkstra(VertexId from, VertexId stop_at) {
-    start(from);
-    while (auto s = next_settled())
-        if (s->first == stop_at) return;
+void NetworkSearch::dijkstra_until(VertexId to) {
+    while (!(seen(to.value) && done_[to.value]))
+        if (!settle_next()) return;
+}
+
+void NetworkSearch::start(VertexId from) {
+    restart(Mode::Dijkstra, from);
+}
+
+std::optional<std::pair<VertexId, double>> NetworkSearch::next_settled() {
+    auto s = settle_next();
+    if (!s) return std::nullopt;
+    return std::pair{s->first, to_ns(s->second)};
+}
+
+std::optional<double> NetworkSearch::peek_latency() {
+    if (!clean_top()) return std::nullopt;
+    return to_ns(heap_.front().dist);
 }
 
 std::optional<std::uint32_t> NetworkSearch::hops(VertexId from, VertexId to) {
-    if (from == to) return 0u;
-    bfs(from, to);
+    if (mode_ != Mode::Bfs || source_ != from) restart(Mode::Bfs, from);
+    bfs_until(to);
     if (!seen(to.value)) return std::nullopt;
     return static_cast<std::uint32_t>(dist_[to.value]);
 }
 
 std::optional<double> NetworkSearch::latency(VertexId from, VertexId to) {
-    if (from == to) return 0.0;
-    dijkstra(from, to);
+    if (mode_ != Mode::Dijkstra || source_ != from) restart(Mode::Dijkstra, from);
+    dijkstra_until(to);
     if (!seen(to.value) || !done_[to.value]) return std::nullopt;
-    return dist_[to.value];
+    return to_ns(dist_[to.value]);
 }
 
 std::vector<VertexId> NetworkSearch::trace(VertexId to) const {
@@ -119,27 +146,17 @@ std::vector<VertexId> NetworkSearch::trace(VertexId to) const {
 
 std::optional<std::vector<VertexId>> NetworkSearch::path(VertexId from, VertexId to,
                                                          PathMetric metric) {
-    if (from == to) return std::vector<VertexId>{from};
-    if (metric == PathMetric::Hops) {
-        bfs(from, to);
-        if (!seen(to.value)) return std::nullopt;
-    } else {
-        dijkstra(from, to);
-        if (!seen(to.value) || !done_[to.value]) return std::nullopt;
-    }
+    const bool reachable =
+        metric == PathMetric::Hops ? hops(from, to).has_value() : latency(from, to).has_value();
+    if (!reachable) return std::nullopt;
     return trace(to);
 }
 
 void NetworkSearch::hops_from(VertexId from, std::vector<std::uint32_t>& out) {
-    bfs(from, VertexId());
+    if (mode_ != Mode::Bfs || source_ != from) restart(Mode::Bfs, from);
+    bfs_until(VertexId());
     out.assign(net_->num_vertices(), unreachable_hops);
     for (std::uint32_t v : queue_) out[v] = static_cast<std::uint32_t>(dist_[v]);
-}
-
-void NetworkSearch::latencies_from(VertexId from, std::vector<double>& out) {
-    out.assign(net_->num_vertices(), unreachable_latency);
-    start(from);
-    while (auto s = next_settled()) out[s->first.value] = s->second;
 }
 
 Components connected_components(const Network& net) {

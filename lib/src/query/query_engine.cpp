@@ -24,44 +24,50 @@ std::optional<std::vector<VertexId>> QueryEngine::path(PeId a, PeId b, PathMetri
 }
 
 // Candidates are gathered in rounds: the PEs of p's own machine, then machine
-// after machine in Dijkstra order. All PEs of a remote machine are at the same
-// distance, so once k candidates are closer than anything left unsettled,
-// sorting them by (distance, id) gives the answer.
+// after machine in Dijkstra order. After each round only the best k by
+// (distance, id) are kept: every later candidate is at least as far, so a
+// dropped one can never come back. All PEs of a remote machine are at the
+// same distance; once the k kept are strictly closer than anything unsettled,
+// they are the answer (on equality a later machine could still win a tie by a
+// smaller PE id, so the search goes on).
 std::vector<NearPe> QueryEngine::nearest(PeId p, std::uint32_t k) {
-    std::vector<NearPe> found;
-    if (k == 0) return found;
-    const MachineId home = cluster_->machine_of(p);
-    for (PeId q : cluster_->on_same_machine(p))
-        found.push_back({q, cluster_->intra_machine_latency(p, q)});
-
-    auto kth_distance = [&] {
-        std::nth_element(found.begin(), found.begin() + (k - 1), found.end(),
-                         [](const NearPe& x, const NearPe& y) {
-                             return x.distance_ns != y.distance_ns ? x.distance_ns < y.distance_ns
-                                                                   : x.pe < y.pe;
-                         });
-        return found[k - 1].distance_ns;
+    std::vector<NearPe> best;
+    if (k == 0) return best;
+    const auto closer = [](const NearPe& x, const NearPe& y) {
+        return x.distance_ns != y.distance_ns ? x.distance_ns < y.distance_ns : x.pe < y.pe;
+    };
+    const auto keep_best = [&] {
+        if (best.size() <= k) return;
+        std::nth_element(best.begin(), best.begin() + (k - 1), best.end(), closer);
+        best.resize(k);
+    };
+    const auto worst_kept = [&] {
+        double d = 0;
+        for (const NearPe& n : best) d = std::max(d, n.distance_ns);
+        return d;
     };
 
+    const MachineId home = cluster_->machine_of(p);
+    for (PeId q : cluster_->on_same_machine(p))
+        best.push_back({q, cluster_->intra_machine_latency(p, q)});
+    keep_best();
+
+    const Network& net = cluster_->network();
     search_.start(cluster_->vertex(home));
     search_.next_settled(); // home itself, at 0
-    const Network& net = cluster_->network();
+    double kth = best.size() == k ? worst_kept() : 0;
     for (;;) {
-        auto next = search_.peek_latency();
-        if (!next) break;
-        // Strictly closer than everything unsettled: ties with a later machine
-        // could still be won by a smaller PE id, so keep going on equality.
-        if (found.size() >= k && kth_distance() < *next) break;
-        auto [v, d] = *search_.next_settled();
+        const auto next = search_.peek_latency();
+        if (!next || (best.size() == k && kth < *next)) break;
+        const auto [v, d] = *search_.next_settled();
         if (!net.is_machine(v)) continue;
         const PeRange r = cluster_->pes_of_machine(MachineId(v.value));
-        for (std::uint32_t i = 0; i < r.count; ++i) found.push_back({r[i], d});
+        for (std::uint32_t i = 0; i < r.count; ++i) best.push_back({r[i], d});
+        keep_best();
+        if (best.size() == k) kth = worst_kept();
     }
-    std::sort(found.begin(), found.end(), [](const NearPe& x, const NearPe& y) {
-        return x.distance_ns != y.distance_ns ? x.distance_ns < y.distance_ns : x.pe < y.pe;
-    });
-    if (found.size() > k) found.resize(k);
-    return found;
+    std::sort(best.begin(), best.end(), closer);
+    return best;
 }
 
 } // namespace nettopo
