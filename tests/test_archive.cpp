@@ -713,3 +713,33 @@ TEST_CASE("archive: save_archive writes through devices and keeps symbolic links
             CHECK(name.find(".tmp.") == std::string::npos);
     }
 }
+
+TEST_CASE("archive: sizes claimed by a malformed archive are checked before they are used",
+          "[archive]") {
+    const std::string good = archive_text(parse_description(example_description, false));
+
+    SECTION("a tree nested deeper than any machine is refused at its line, not by the stack") {
+        std::string nest, close;
+        for (int i = 0; i < 5000; ++i) nest += "<object type=\"Group\">", close += "</object>";
+        const std::string pu = "<object type=\"PU\" os=\"0\" />";
+        const auto at = good.find("<object type=\"Package\"");
+        REQUIRE(at != std::string::npos);
+        const std::string text = good.substr(0, at) + nest + pu + close + good.substr(at);
+        const ArchiveFailure f = archive_error(text);
+        CHECK_THAT(f.message, Contains("machine tree deeper than 64 levels"));
+        CHECK(f.line == line_of(good, "<object type=\"Package\""));
+    }
+    SECTION("a huge link count is not reserved up front") {
+        const std::string text =
+            replace_once(good, "<links count=\"2\">", "<links count=\"4000000000\">");
+        const ArchiveFailure f = archive_error(text);
+        CHECK_THAT(f.message, Contains("declares count=\"4000000000\" but holds 2"));
+    }
+    SECTION("a run of names longer than its parent's count is refused before expansion") {
+        const std::string text = replace_once(
+            good, "<machine name=\"a\" type=\"0\" />",
+            "<machines prefix=\"x\" first=\"0\" count=\"4000000000\" width=\"0\" type=\"0\" />");
+        const ArchiveFailure f = archive_error(text);
+        CHECK_THAT(f.message, Contains("PEs, past the limit of 32-bit PE ids"));
+    }
+}

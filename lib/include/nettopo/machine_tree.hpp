@@ -15,6 +15,11 @@ namespace nettopo {
 
 inline constexpr std::uint32_t unknown_os_index = 0xffffffffu;
 
+// Deepest tree accepted. Real machines have about a dozen levels; the cap
+// keeps every recursive walk (writer, show, hwloc conversion) within the
+// stack whatever a malformed file nests.
+inline constexpr std::uint32_t max_tree_depth = 64;
+
 struct TreeObject {
     ObjectType type;
     std::uint32_t depth;         // 0 for the root Machine

@@ -199,6 +199,10 @@ private:
                 r.prefix = text(e, "prefix");
                 r.first_number = number(e, "first");
                 const std::uint64_t count = number(e, "count", max_id_count - 1);
+                // Check the run against its parent's total before expanding it.
+                if (total + count > number(list, "count"))
+                    fail(e, fmt::format("this run of {} names exceeds <{}> count=\"{}\"", count,
+                                        list.name(), number(list, "count")));
                 r.width = static_cast<int>(number(e, "width", 18));
                 for (std::uint64_t i = 0; i < count; ++i) add(e, run_name(r, r.first_number + i));
                 total += count;
@@ -211,6 +215,18 @@ private:
     }
 
     void read_machines(pugi::xml_node machines, ClusterBuilder& builder) {
+        // Runs are expanded name by name: refuse first what would overflow
+        // 32-bit PE ids, rather than after billions of names.
+        std::uint64_t pes = 0;
+        for (pugi::xml_node e : machines.children("machines")) {
+            if (num_types_ == 0) fail(e, "no <type> is declared");
+            const auto t = static_cast<std::uint32_t>(number(e, "type", num_types_ - 1));
+            pes += number(e, "count", max_id_count - 1) * builder.type(TypeId(t)).num_pus();
+            if (pes >= max_id_count)
+                fail(e, fmt::format("the machines declared so far have {} PEs, past the limit of "
+                                    "32-bit PE ids",
+                                    pes));
+        }
         num_machines_ = read_names(
             machines, "machine", "machines",
             [&](pugi::xml_node e, std::string_view name) {
@@ -246,7 +262,10 @@ private:
         std::uint64_t count = 0;
         std::vector<std::string_view> f;
         std::unordered_set<std::uint64_t> pairs;
-        pairs.reserve(static_cast<std::size_t>(number(links, "count", max_id_count)));
+        // The declared count is checked once the links are read; until then
+        // reserve no more than the text could hold (a link takes >= 10 bytes).
+        pairs.reserve(static_cast<std::size_t>(
+            std::min<std::uint64_t>(number(links, "count", max_id_count), body.size() / 10)));
         std::size_t pos = 0;
         ProgressTicker tick(progress_, "reading the links", body.size());
         while (pos <= body.size()) {

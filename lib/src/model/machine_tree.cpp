@@ -75,7 +75,9 @@ ObjectId MachineTree::Builder::add(ObjectType type, ObjectId parent, std::uint32
     }
     if (objs.size() >= max_id_count) throw InputError("machine tree too large");
     ObjectId id(static_cast<std::uint32_t>(objs.size()));
-    std::uint32_t depth = parent.valid() ? objs[parent.value].depth + 1 : 0;
+    const std::uint32_t depth = parent.valid() ? objs[parent.value].depth + 1 : 0;
+    if (depth > max_tree_depth)
+        throw InputError(fmt::format("machine tree deeper than {} levels", max_tree_depth));
     objs.push_back({type, depth, parent, os_index, size_bytes, 0, 0, 0, 0});
     open_.push_back(id);
     return id;
