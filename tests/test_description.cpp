@@ -126,6 +126,12 @@ TEST_CASE("description errors name the file, the line and what is wrong", "[desc
          "t.topo: ", "the network is not connected (2 components): 'a' cannot reach 'b'"},
         {"# nothing\n", "t.topo: ", "no machine is declared"},
         {"name\n", "t.topo:1: ", "expected a name"},
+        {"machine a pu:4(indexes=0,0,0,0)\n",
+         "t.topo:1: ", "hwloc built 1 PUs from the synthetic description"},
+        {"machine a core:1 pu:8192\n", "t.topo:1: ", "at most 1024 objects under one parent"},
+        {"machine a pack:16 core:1024 pu:2\n", "t.topo:1: ", "more than 16384 PUs per machine"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b 2e9\n",
+         "t.topo:3: ", "must be between 0 and 1000000000 ns"},
         {"machines n[0-999999999] pack:2 core:4 pu:2\n",
          "t.topo:1: ", "past the limit of 32-bit PE ids"},
     };

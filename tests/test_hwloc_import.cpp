@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <hwloc.h>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <string>
@@ -345,4 +347,28 @@ TEST_CASE("hwloc import: an export that crashes hwloc is an error, not a crash",
     CHECK_THAT(message, Catch::Matchers::StartsWith(path + ": hwloc crashed reading this"));
     // The process is still fine: a good export loads afterwards.
     CHECK(load_cluster(NETTOPO_SHARED_DATA "/hwloc-xml/16em64t-4s2c2t.xml").num_pes() == 16);
+}
+
+TEST_CASE("hwloc import: an export whose PUs hwloc drops is refused", "[hwloc_import]") {
+    // PU 0 with an empty cpuset contradicts its parents: hwloc prints a banner
+    // and drops it. A machine silently missing a PU would mislead placement.
+    const std::string real = NETTOPO_SHARED_DATA "/hwloc-xml/16em64t-4s2c2t.xml";
+    std::ifstream in(real);
+    REQUIRE(in);
+    std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const std::string pu0 = "<object type=\"PU\" os_index=\"0\" cpuset=\"";
+    const auto at = text.find(pu0);
+    REQUIRE(at != std::string::npos);
+    const auto value = at + pu0.size();
+    text.replace(value, text.find('"', value) - value, "0x00000000");
+    const fs::path path = fs::temp_directory_path() / "nettopo-test-pu0.xml";
+    std::ofstream(path) << text;
+    std::string message;
+    try {
+        load_cluster(path.string());
+    } catch (const InputError& e) {
+        message = e.what();
+    }
+    fs::remove(path);
+    CHECK_THAT(message, Catch::Matchers::Contains("hwloc kept 15 of the 16 PUs of this export"));
 }

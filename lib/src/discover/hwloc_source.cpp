@@ -113,20 +113,24 @@ std::string hostname_of(hwloc_topology_t topo) {
 } // namespace
 
 MachineTree tree_from_synthetic(std::string_view description) {
-    detail::check_synthetic(description);
+    const std::uint64_t pus = detail::check_synthetic(description);
     const std::string desc(description);
     // Attributes in parentheses reach hwloc unchecked: parse in a child.
-    return detail::load_isolated(
-               desc,
-               [&] {
-                   Topology topo = make_topology();
-                   if (hwloc_topology_set_synthetic(topo.get(), desc.c_str()) != 0 ||
-                       hwloc_topology_load(topo.get()) != 0)
-                       throw InputError(
-                           fmt::format("hwloc rejects the synthetic description '{}'", desc));
-                   return HwlocMachine{convert(topo.get()), ""};
-               })
-        .tree;
+    MachineTree tree =
+        detail::load_isolated(desc, [&] {
+            Topology topo = make_topology();
+            if (hwloc_topology_set_synthetic(topo.get(), desc.c_str()) != 0 ||
+                hwloc_topology_load(topo.get()) != 0)
+                throw InputError(fmt::format("hwloc rejects the synthetic description '{}'", desc));
+            return HwlocMachine{convert(topo.get()), ""};
+        }).tree;
+    // Attributes can make hwloc build something else (indexes=0,0,0,0 merges
+    // four PUs into one): refuse rather than guess.
+    if (tree.num_pus() != pus)
+        throw InputError(fmt::format("hwloc built {} PUs from the synthetic description '{}', "
+                                     "which describes {}",
+                                     tree.num_pus(), desc, pus));
+    return tree;
 }
 
 HwlocMachine load_hwloc_xml(const std::string& path) {

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
 #include <sstream>
@@ -78,6 +79,9 @@ HwlocMachine load_isolated(const std::string& source, const std::function<HwlocM
         // parent (a test framework's, a sanitizer's) that would report or
         // recover in the wrong process.
         for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(sig, SIG_DFL);
+        // hwloc prints multi-line banners on bad input; the parent reports
+        // one clear line instead.
+        if (const int null = ::open("/dev/null", O_WRONLY); null >= 0) ::dup2(null, STDERR_FILENO);
         // First byte: 'O' then the tree, or 'E' then the error message.
         std::string reply;
         try {

@@ -31,10 +31,13 @@ std::vector<std::string_view> tokens(std::string_view s) {
 }
 } // namespace
 
-// A machine bigger than this is a typo, and hwloc would try to allocate it.
-constexpr std::uint64_t max_pus_per_machine = 1u << 20;
+// hwloc's synthetic builder is quadratic in the number of children of one
+// object (a level of 8,192 takes seconds, 16,384 over a minute). Real hosts
+// are far below these limits; bigger ones come as XML exports.
+constexpr std::uint64_t max_pus_per_machine = 16384;
+constexpr std::uint64_t max_children_per_object = 1024;
 
-void check_synthetic(std::string_view description) {
+std::uint64_t check_synthetic(std::string_view description) {
     const auto toks = tokens(description);
     if (toks.empty()) throw InputError("empty hwloc synthetic description");
     std::uint64_t pus = 1;
@@ -60,15 +63,21 @@ void check_synthetic(std::string_view description) {
             throw InputError(fmt::format("bad count '{}' for {} in hwloc synthetic description "
                                          "'{}': expected a positive integer",
                                          count, name, description));
-        if (n > max_pus_per_machine || (pus *= n) > max_pus_per_machine)
+        if (n > max_children_per_object)
+            throw InputError(fmt::format("{}:{} in hwloc synthetic description '{}': at most {} "
+                                         "objects under one parent",
+                                         name, count, description, max_children_per_object));
+        if ((pus *= n) > max_pus_per_machine)
             throw InputError(fmt::format("hwloc synthetic description '{}' has more than {} PUs "
-                                         "per machine",
+                                         "per machine (describe bigger machines with an hwloc "
+                                         "XML export)",
                                          description, max_pus_per_machine));
         last = type;
     }
     if (last != ObjectType::PU)
         throw InputError(
             fmt::format("hwloc synthetic description '{}' must end with pu:<count>", description));
+    return pus;
 }
 
 } // namespace nettopo::detail

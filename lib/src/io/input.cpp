@@ -122,8 +122,17 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
             throw InputError(source, static_cast<std::size_t>(line),
                              fmt::format("malformed XML: {}", ok.description()));
         }
+        // hwloc drops PUs whose cpusets contradict each other, after a banner
+        // on stderr; a machine silently missing PUs is worse than an error.
+        const std::size_t declared = doc.select_nodes("//object[@type='PU']").size();
+        HwlocMachine machine = detail::load_hwloc_xml_buffer(buffer, source);
+        if (machine.tree.num_pus() != declared)
+            throw InputError(source, 0,
+                             fmt::format("hwloc kept {} of the {} PUs of this export: its cpusets "
+                                         "are inconsistent",
+                                         machine.tree.num_pus(), declared));
         const std::string stem = detail::file_stem(source);
-        return one_machine(detail::load_hwloc_xml_buffer(buffer, source),
+        return one_machine(std::move(machine),
                            "hwloc:" + source.substr(source.find_last_of('/') + 1), stem, options);
     }
     case InputKind::Description: {
