@@ -141,8 +141,11 @@ const std::vector<SubCommand>& commands() {
 // strtoull would read "-1" as 2^64-1; indexes are plain decimal numbers.
 const CLI::Validator index_check(
     [](std::string& v) -> std::string {
-        if (!v.empty() && v.find_first_not_of("0123456789") == std::string::npos) return {};
-        return "expected a non-negative integer, got '" + v + "'";
+        if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
+            return "expected a non-negative integer, got '" + v + "'";
+        if (v.size() > 10 || std::stoull(v) > 0xffffffffull)
+            return "index " + v + " is out of range";
+        return {};
     },
     "INDEX");
 

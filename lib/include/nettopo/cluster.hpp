@@ -97,6 +97,7 @@ public:
 
 private:
     friend class ClusterBuilder;
+    Cluster() = default; // only the builder makes one, with its runs
     const Run& run_of_machine(MachineId m) const;
     const Run& run_of_pe(PeId p) const;
     const Run& run_of_node(NodeId n) const;

@@ -55,7 +55,6 @@ public:
     // The PU with this logical index (0..num_pus-1).
     ObjectId pu(std::uint32_t logical) const { return pus_[logical]; }
     std::uint32_t count(ObjectType type) const;
-    std::uint32_t max_depth() const { return max_depth_; }
 
     // Deepest object that contains both (the Ascend algorithm: climb the deeper
     // one, then both, until they meet).
@@ -73,7 +72,6 @@ private:
     std::vector<ObjectId> child_ids_;
     std::vector<ObjectId> pus_;
     std::vector<MemoryObject> memory_;
-    std::uint32_t max_depth_ = 0;
 };
 
 // Builds a tree from objects given in depth-first pre-order (each object after

@@ -278,6 +278,7 @@ Cluster read_description(std::istream& in, const std::string& source_name,
     for (std::size_t line_no = 1; std::getline(in, line); ++line_no) {
         tick(done += line.size() + 1);
         std::string_view content(line);
+        if (line_no == 1 && content.starts_with("\xEF\xBB\xBF")) content.remove_prefix(3); // BOM
         content = content.substr(0, content.find('#'));
         tokens.clear();
         detail::for_each_token(content, [&](std::string_view t) { tokens.push_back(t); });

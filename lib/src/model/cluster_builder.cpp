@@ -3,6 +3,7 @@
 #include "nettopo/error.hpp"
 #include "nettopo/network_search.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <unordered_set>
@@ -116,6 +117,10 @@ Cluster ClusterBuilder::build(const BuildOptions& options) && {
         links.push_back({a, b, l.latency_ns, l.bandwidth_gbps, l.multiplicity});
     }
     links_.clear();
+    // One order for one network, whatever order the links were declared in:
+    // the archive of a topology does not depend on how it was written down.
+    std::sort(links.begin(), links.end(),
+              [](const Link& x, const Link& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
     c.network_ = Network(num_machines, switch_names_.size(), std::move(links));
     c.machine_names_ = std::move(machine_names_);
     c.switch_names_ = std::move(switch_names_);

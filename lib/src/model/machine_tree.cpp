@@ -117,7 +117,6 @@ MachineTree MachineTree::Builder::finish() && {
                 throw InputError("a PU cannot have children");
             t.pus_.push_back(ObjectId(i));
         }
-        t.max_depth_ = std::max(t.max_depth_, o.depth);
     }
     // hwloc keeps CPU-less objects that only hold memory (a Group with an
     // empty cpuset above a CPU-less NUMA node); anything else without a PU is
