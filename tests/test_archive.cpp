@@ -743,3 +743,21 @@ TEST_CASE("archive: sizes claimed by a malformed archive are checked before they
         CHECK_THAT(f.message, Contains("PEs, past the limit of 32-bit PE ids"));
     }
 }
+
+TEST_CASE("archive: a requested node level applies to types whose level was automatic",
+          "[archive]") {
+    // fig9b: A's level is automatic (Core: 4 nodes), B's too (L2: 4 nodes).
+    const std::string text = archive_text(parse_description(example_description, false));
+    const auto load = [&](std::optional<ObjectType> level) {
+        LoadOptions o;
+        o.node_level.type = level;
+        const fs::path p = fs::temp_directory_path() / "nettopo-test-node-level.xml";
+        std::ofstream(p) << text;
+        Cluster c = load_cluster(p.string(), o);
+        fs::remove(p);
+        return c;
+    };
+    CHECK(load(std::nullopt).num_nodes() == 8);
+    CHECK(load(ObjectType::Package).num_nodes() == 2);
+    CHECK(load(ObjectType::PU).num_nodes() == 12);
+}

@@ -7,10 +7,7 @@
 #include "nettopo/tool_support.hpp"
 
 #include <CLI/CLI.hpp>
-#include <cerrno>
-#include <cstring>
 #include <fmt/format.h>
-#include <fstream>
 #include <functional>
 #include <iostream>
 
@@ -46,17 +43,7 @@ struct Run {
         if (!o.pes.empty()) throw UsageError("give either two PE indexes or --pairs, not both");
         if (o.pairs == "-" && o.input == "-")
             throw UsageError("-i - and --pairs - cannot both read standard input");
-        std::ifstream file;
-        if (o.pairs != "-") {
-            file.open(o.pairs);
-            if (!file)
-                throw InputError(
-                    o.pairs, 0,
-                    fmt::format("cannot read the pairs file: {}", std::strerror(errno)));
-        }
-        std::istream& in = o.pairs == "-" ? std::cin : file;
-        for (auto [a, b] : read_pe_pairs(in, o.pairs == "-" ? "<stdin>" : o.pairs, cluster))
-            f(a, b);
+        for (auto [a, b] : read_pe_pairs_file(o.pairs, cluster)) f(a, b);
     }
 };
 

@@ -49,5 +49,8 @@ private:
 // Bad lines and PEs out of range are InputError with source and line.
 std::vector<std::pair<PeId, PeId>> read_pe_pairs(std::istream& in, const std::string& source,
                                                  const Cluster& cluster);
+// The same from a file, "-" being standard input.
+std::vector<std::pair<PeId, PeId>> read_pe_pairs_file(const std::string& path,
+                                                      const Cluster& cluster);
 
 } // namespace nettopo

@@ -1,6 +1,6 @@
 #include "nettopo/hwloc_source.hpp"
 
-#include "../io/readers.hpp"
+#include "hwloc_buffer.hpp"
 #include "isolated.hpp"
 #include "nettopo/error.hpp"
 #include "synthetic_check.hpp"

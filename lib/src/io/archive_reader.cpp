@@ -18,8 +18,9 @@ namespace {
 
 class ArchiveReader {
 public:
-    ArchiveReader(std::string_view buffer, const std::string& source, Progress* progress)
-        : buffer_(buffer), source_(source), progress_(progress) {}
+    ArchiveReader(std::string_view buffer, const std::string& source, const LoadOptions& options)
+        : buffer_(buffer), source_(source), progress_(options.progress),
+          node_level_(options.node_level) {}
 
     Cluster read() {
         const pugi::xml_parse_result ok =
@@ -168,8 +169,11 @@ private:
                 fail(t, fmt::format("node-level=\"{}\" does not match the tree and node-request "
                                     "(which give {})",
                                     level, to_string(type.node_type())));
-            const TypeId id = builder.add_type(std::move(type));
-            if (id.value != n) fail(t, "two <type> elements describe the same machine type");
+            // A node level asked for on the command line applies where the
+            // archive's was automatic, as it would for a description.
+            if (!request.type && node_level_.type)
+                type = MachineType(type.description(), type.tree(), node_level_, lat);
+            type_ids_.push_back(builder.add_type(std::move(type)));
             ++n;
         }
         check_count(types, n);
@@ -221,7 +225,7 @@ private:
         for (pugi::xml_node e : machines.children("machines")) {
             if (num_types_ == 0) fail(e, "no <type> is declared");
             const auto t = static_cast<std::uint32_t>(number(e, "type", num_types_ - 1));
-            pes += number(e, "count", max_id_count - 1) * builder.type(TypeId(t)).num_pus();
+            pes += number(e, "count", max_id_count - 1) * builder.type(type_ids_[t]).num_pus();
             if (pes >= max_id_count)
                 fail(e, fmt::format("the machines declared so far have {} PEs, past the limit of "
                                     "32-bit PE ids",
@@ -233,7 +237,7 @@ private:
                 if (num_types_ == 0) fail(e, "no <type> is declared");
                 const auto t = number(e, "type", num_types_ - 1);
                 try {
-                    builder.add_machine(name, TypeId(static_cast<std::uint32_t>(t)));
+                    builder.add_machine(name, type_ids_[t]);
                 } catch (const InputError& err) {
                     fail(e, err.what());
                 }
@@ -312,6 +316,8 @@ private:
     std::string_view buffer_;
     const std::string& source_;
     Progress* progress_;
+    NodeLevel node_level_;
+    std::vector<TypeId> type_ids_; // archive type id -> the builder's (types may merge)
     pugi::xml_document doc_;
     std::uint64_t num_types_ = 0, num_machines_ = 0, num_switches_ = 0;
     std::vector<Declared> machine_elements_, switch_elements_;
@@ -321,14 +327,16 @@ private:
 
 namespace detail {
 Cluster read_archive_buffer(std::string_view buffer, const std::string& source_name,
-                            Progress* progress) {
-    return ArchiveReader(buffer, source_name, progress).read();
+                            const LoadOptions& options) {
+    return ArchiveReader(buffer, source_name, options).read();
 }
 } // namespace detail
 
 Cluster read_archive(std::istream& in, const std::string& source_name, Progress* progress) {
     const std::string buffer{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    return detail::read_archive_buffer(buffer, source_name, progress);
+    LoadOptions options;
+    options.progress = progress;
+    return detail::read_archive_buffer(buffer, source_name, options);
 }
 
 } // namespace nettopo

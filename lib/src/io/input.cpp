@@ -1,5 +1,6 @@
 #include "nettopo/input.hpp"
 
+#include "../discover/hwloc_buffer.hpp"
 #include "nettopo/cluster_builder.hpp"
 #include "nettopo/error.hpp"
 #include "parse_util.hpp"
@@ -107,7 +108,7 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
     const std::string buffer = read_all(path);
     switch (kind_of(buffer, source)) {
     case InputKind::Archive: {
-        Cluster c = detail::read_archive_buffer(buffer, source, options.progress);
+        Cluster c = detail::read_archive_buffer(buffer, source, options);
         if (options.progress) options.progress->finish();
         return c;
     }

@@ -4,7 +4,11 @@
 #include "nettopo/json_writer.hpp"
 #include "parse_util.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <fmt/format.h>
+#include <fstream>
+#include <iostream>
 #include <string>
 
 namespace nettopo {
@@ -225,6 +229,16 @@ std::vector<std::pair<PeId, PeId>> read_pe_pairs(std::istream& in, const std::st
         pairs.emplace_back(ab[0], ab[1]);
     }
     return pairs;
+}
+
+std::vector<std::pair<PeId, PeId>> read_pe_pairs_file(const std::string& path,
+                                                      const Cluster& cluster) {
+    if (path == "-") return read_pe_pairs(std::cin, "<stdin>", cluster);
+    std::ifstream file(path);
+    if (!file)
+        throw InputError(path, 0,
+                         fmt::format("cannot read the pairs file: {}", std::strerror(errno)));
+    return read_pe_pairs(file, path, cluster);
 }
 
 } // namespace nettopo

@@ -11,8 +11,9 @@
 
 namespace nettopo::detail {
 
+// options.node_level replaces the node level of the types whose level was
+// chosen automatically (those with node-request="auto").
 Cluster read_archive_buffer(std::string_view buffer, const std::string& source_name,
-                            Progress* progress = nullptr);
-HwlocMachine load_hwloc_xml_buffer(std::string_view buffer, const std::string& source_name);
+                            const LoadOptions& options);
 
 } // namespace nettopo::detail
