@@ -372,3 +372,19 @@ TEST_CASE("hwloc import: an export whose PUs hwloc drops is refused", "[hwloc_im
     fs::remove(path);
     CHECK_THAT(message, Catch::Matchers::Contains("hwloc kept 15 of the 16 PUs of this export"));
 }
+
+TEST_CASE("hwloc import: nested Groups are numbered per level, as lstopo shows them",
+          "[hwloc_import]") {
+    // lstopo: Group0 L#0 > Group1 L#0 > Group2 L#0, L#1; PUs 0 and 2 meet in Group1 L#0.
+    const Cluster c = load_cluster(NETTOPO_SHARED_DATA "/hwloc-xml/16-2gr2gr2n2c+misc.xml");
+    const auto anc = c.common_ancestor(PeId(0), PeId(2));
+    REQUIRE(anc.has_value());
+    const MachineTree& tree = c.machine_type(anc->machine).tree();
+    CHECK(tree.level_name(anc->object) == "Group1");
+    CHECK(anc->logical_index == 0);
+    const auto deeper = c.common_ancestor(PeId(2), PeId(3));
+    REQUIRE(deeper.has_value());
+    CHECK(tree.level_name(deeper->object) == "Group2");
+    CHECK(deeper->logical_index == 1);
+    CHECK(tree.level_name(tree.pu(0)) == "PU");
+}

@@ -7,7 +7,6 @@
 #include "nettopo/tool_support.hpp"
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
 #include <functional>
 #include <iostream>
 

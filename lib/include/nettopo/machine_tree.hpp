@@ -26,7 +26,7 @@ struct TreeObject {
     ObjectId parent;             // invalid for the root
     std::uint32_t os_index;      // unknown_os_index when the source has none
     std::uint64_t size_bytes;    // cache size; 0 when unknown or not a cache
-    std::uint32_t logical_index; // rank among the objects of the same type
+    std::uint32_t logical_index; // rank in its level (same type and depth), as hwloc's
     std::uint32_t first_pu;      // PUs below: [first_pu, first_pu + pu_count)
     std::uint32_t pu_count;
     std::uint32_t subtree_end; // objects below: (id, subtree_end) in pre-order
@@ -60,6 +60,10 @@ public:
     // one, then both, until they meet).
     ObjectId common_ancestor(ObjectId a, ObjectId b) const;
 
+    // The level's name as lstopo prints it: the type, except that nested
+    // Groups are Group0, Group1, ... from the root down.
+    std::string level_name(ObjectId id) const;
+
     // Canonical text of the structure, equal for equal trees; used to share one
     // machine type between identical hosts.
     std::string signature() const;
@@ -72,6 +76,7 @@ private:
     std::vector<ObjectId> child_ids_;
     std::vector<ObjectId> pus_;
     std::vector<MemoryObject> memory_;
+    std::vector<std::int8_t> group_rank_; // per depth: which Group level, or -1
 };
 
 // Builds a tree from objects given in depth-first pre-order (each object after

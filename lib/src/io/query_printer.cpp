@@ -144,7 +144,9 @@ void QueryPrinter::ancestor(PeId a, PeId b) {
     const std::string text =
         anc ? (anc->type == ObjectType::Machine
                    ? std::string("Machine")
-                   : fmt::format("{} L#{}", to_string(anc->type), anc->logical_index))
+                   : fmt::format("{} L#{}",
+                                 cluster_.machine_type(anc->machine).tree().level_name(anc->object),
+                                 anc->logical_index))
             : "none";
     pair_result(
         a, b, "ancestor",

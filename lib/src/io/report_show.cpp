@@ -15,8 +15,9 @@ std::string size_text(std::uint64_t bytes) {
     return fmt::format("{}KB", bytes >> 10);
 }
 
-std::string object_label(const TreeObject& o) {
-    std::string s = fmt::format("{} L#{}", to_string(o.type), o.logical_index);
+std::string object_label(const MachineTree& tree, ObjectId id) {
+    const TreeObject& o = tree.object(id);
+    std::string s = fmt::format("{} L#{}", tree.level_name(id), o.logical_index);
     if (o.type == ObjectType::Machine) s = "Machine";
     std::string extra;
     if (o.os_index != unknown_os_index &&
@@ -29,8 +30,7 @@ std::string object_label(const TreeObject& o) {
 
 void show_tree(const MachineType& t, ObjectId id, int indent, std::ostream& out) {
     const MachineTree& tree = t.tree();
-    const TreeObject& o = tree.object(id);
-    std::string line = object_label(o);
+    std::string line = object_label(tree, id);
     for (std::uint32_t n = 0; n < t.num_nodes(); ++n)
         if (t.node_object(n) == id) line += fmt::format("  [node {}]", n);
     out << fmt::format("{:{}}{}\n", "", indent, line);

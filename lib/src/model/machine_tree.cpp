@@ -32,6 +32,12 @@ ObjectId MachineTree::common_ancestor(ObjectId a, ObjectId b) const {
     return a;
 }
 
+std::string MachineTree::level_name(ObjectId id) const {
+    const TreeObject& o = objects_[id.value];
+    if (o.type != ObjectType::Group) return std::string(to_string(o.type));
+    return fmt::format("Group{}", group_rank_[o.depth]);
+}
+
 std::string MachineTree::signature() const {
     std::string s;
     for (const TreeObject& o : objects_)
@@ -107,10 +113,16 @@ MachineTree MachineTree::Builder::finish() && {
 
     // PU ranges, subtree ends and logical indexes in one pre-order pass; the
     // subtree of i ends where the next object not below i starts, so walk back.
-    std::array<std::uint32_t, object_type_count> per_type{};
+    // hwloc numbers objects per level; only Groups share a type across depths.
+    std::vector<std::array<std::uint32_t, object_type_count>> per_level(max_tree_depth + 1);
+    t.group_rank_.assign(max_tree_depth + 1, -1);
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (objs[i].type == ObjectType::Group) t.group_rank_[objs[i].depth] = 0;
+    for (std::int8_t rank = 0; auto& r : t.group_rank_)
+        if (r == 0) r = rank++;
     for (std::uint32_t i = 0; i < n; ++i) {
         TreeObject& o = objs[i];
-        o.logical_index = per_type[static_cast<std::size_t>(o.type)]++;
+        o.logical_index = per_level[o.depth][static_cast<std::size_t>(o.type)]++;
         o.first_pu = static_cast<std::uint32_t>(t.pus_.size());
         if (o.type == ObjectType::PU) {
             if (t.child_offsets_[i + 1] != t.child_offsets_[i])
