@@ -8,6 +8,7 @@
 #include "nettopo/query.hpp"
 #include "nettopo/report.hpp"
 #include "support/random_cluster.hpp"
+#include "support/real_data.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -196,14 +197,7 @@ void require_same_summary(const Cluster& x, const Cluster& y) {
     CHECK(ja.str() == jb.str());
 }
 
-std::vector<std::string> real_xmls() {
-    std::vector<std::string> files;
-    const fs::path dir = fs::path(NETTOPO_SHARED_DATA) / "hwloc-xml";
-    for (const fs::directory_entry& e : fs::directory_iterator(dir))
-        if (e.is_regular_file() && e.path().extension() == ".xml") files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    return files;
-}
+using test::real_xmls;
 
 // A fresh, empty directory removed at the end of the test.
 struct TempDir {

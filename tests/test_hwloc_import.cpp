@@ -5,6 +5,7 @@
 #include "nettopo/error.hpp"
 #include "nettopo/hwloc_source.hpp"
 #include "nettopo/input.hpp"
+#include "support/real_data.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -86,15 +87,7 @@ std::optional<ObjectType> nettopo_type(hwloc_obj_type_t t) {
     return std::nullopt;
 }
 
-// Every file of the shared hwloc-xml directory, sorted for stable output.
-std::vector<std::string> real_xmls() {
-    std::vector<std::string> files;
-    const fs::path dir = fs::path(NETTOPO_SHARED_DATA) / "hwloc-xml";
-    for (const fs::directory_entry& e : fs::directory_iterator(dir))
-        if (e.is_regular_file() && e.path().extension() == ".xml") files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    return files;
-}
+using test::real_xmls;
 
 // Runs `check` on every real XML; an exception fails that file only, so one
 // bad file does not hide the results of the others.

@@ -8,18 +8,13 @@
 # Usage: archive_roundtrip.sh BIN_DIR PROJECT_ROOT
 set -euo pipefail
 
-[[ $# -eq 2 ]] || { echo "usage: $0 BIN_DIR PROJECT_ROOT" >&2; exit 2; }
-bin=$(cd "$1" && pwd)
-root=$(cd "$2" && pwd)
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh" roundtrip "$@"
 query="$bin/nettopo-query"
 discover="$bin/nettopo-discover"
 cd "$root"
 unset NETTOPO_ARCHIVE
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/nettopo-roundtrip.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 inputs=(
     tests/golden/inputs/fig9b.topo

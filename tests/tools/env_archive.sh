@@ -6,17 +6,12 @@
 # Usage: env_archive.sh BIN_DIR PROJECT_ROOT
 set -euo pipefail
 
-[[ $# -eq 2 ]] || { echo "usage: $0 BIN_DIR PROJECT_ROOT" >&2; exit 2; }
-bin=$(cd "$1" && pwd)
-root=$(cd "$2" && pwd)
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh" env "$@"
 query="$bin/nettopo-query"
 discover="$bin/nettopo-discover"
 inputs="$root/tests/golden/inputs"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/nettopo-env.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # expect WHAT WANT_CODE WANT_STDOUT DIR [VAR=VALUE...] -- ARGS...
 # Runs nettopo-query in DIR with NETTOPO_ARCHIVE unset, then the given

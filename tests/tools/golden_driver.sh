@@ -8,15 +8,10 @@
 # shellcheck disable=SC2015  # "A && pass || fail": pass and echo never fail
 set -euo pipefail
 
-[[ $# -eq 2 ]] || { echo "usage: $0 BIN_DIR PROJECT_ROOT" >&2; exit 2; }
-bin=$(cd "$1" && pwd)
-root=$(cd "$2" && pwd)
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh" driver "$@"
 driver="$root/tests/tools/run_golden.sh"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/nettopo-driver.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 scratch="$work/root"
 mkdir -p "$scratch/tests/golden/inputs" "$scratch/tests/golden/expected"

@@ -7,19 +7,14 @@
 # shellcheck disable=SC2015  # "A && pass || fail": pass and echo never fail
 set -euo pipefail
 
-[[ $# -eq 2 ]] || { echo "usage: $0 BIN_DIR PROJECT_ROOT" >&2; exit 2; }
-bin=$(cd "$1" && pwd)
-root=$(cd "$2" && pwd)
+# shellcheck source=common.sh
+source "$(dirname "$0")/common.sh" atomic "$@"
 discover="$bin/nettopo-discover"
 good="$root/tests/golden/inputs/fig9b.topo"
 other="$root/tests/golden/inputs/ring4.topo"
 bad="$root/tests/golden/inputs/errors/syntax-error.topo"
 newer="$root/tests/golden/inputs/errors/newer-version.xml"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/nettopo-atomic.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 pass() { echo "ok:   $*"; }
 
 # Runs discover with the given arguments; sets $code and $stderr_text.
