@@ -42,7 +42,13 @@ struct Run {
         if (!o.pes.empty()) throw UsageError("give either two PE indexes or --pairs, not both");
         if (o.pairs == "-" && o.input == "-")
             throw UsageError("-i - and --pairs - cannot both read standard input");
-        for (auto [a, b] : read_pe_pairs_file(o.pairs, cluster)) f(a, b);
+        if (o.pairs == "-") // answer as each line arrives: usable as a co-process
+            for_each_pe_pair(std::cin, "<stdin>", cluster, [&](PeId a, PeId b) {
+                f(a, b);
+                std::cout.flush();
+            });
+        else
+            for (auto [a, b] : read_pe_pairs_file(o.pairs, cluster)) f(a, b);
     }
 };
 

@@ -7,6 +7,7 @@
 #include "nettopo/cluster.hpp"
 #include "nettopo/query.hpp"
 
+#include <functional>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -49,7 +50,11 @@ private:
 // Bad lines and PEs out of range are InputError with source and line.
 std::vector<std::pair<PeId, PeId>> read_pe_pairs(std::istream& in, const std::string& source,
                                                  const Cluster& cluster);
-// The same from a file, "-" being standard input.
+// The same, handing each pair over as soon as its line is read: a program
+// can write a pair and read the answer before writing the next.
+void for_each_pe_pair(std::istream& in, const std::string& source, const Cluster& cluster,
+                      const std::function<void(PeId, PeId)>& f);
+// All pairs of a file, checked before any is answered.
 std::vector<std::pair<PeId, PeId>> read_pe_pairs_file(const std::string& path,
                                                       const Cluster& cluster);
 

@@ -206,9 +206,8 @@ void QueryPrinter::nearest(PeId pe, std::uint32_t k, std::span<const NearPe> fou
     j.end_array().end_object().line();
 }
 
-std::vector<std::pair<PeId, PeId>> read_pe_pairs(std::istream& in, const std::string& source,
-                                                 const Cluster& cluster) {
-    std::vector<std::pair<PeId, PeId>> pairs;
+void for_each_pe_pair(std::istream& in, const std::string& source, const Cluster& cluster,
+                      const std::function<void(PeId, PeId)>& f) {
     std::string line;
     std::vector<std::string_view> t;
     for (std::size_t n = 1; std::getline(in, line); ++n) {
@@ -228,14 +227,19 @@ std::vector<std::pair<PeId, PeId>> read_pe_pairs(std::istream& in, const std::st
                                              cluster.num_pes()));
             ab[i] = PeId(static_cast<std::uint32_t>(*v));
         }
-        pairs.emplace_back(ab[0], ab[1]);
+        f(ab[0], ab[1]);
     }
+}
+
+std::vector<std::pair<PeId, PeId>> read_pe_pairs(std::istream& in, const std::string& source,
+                                                 const Cluster& cluster) {
+    std::vector<std::pair<PeId, PeId>> pairs;
+    for_each_pe_pair(in, source, cluster, [&](PeId a, PeId b) { pairs.emplace_back(a, b); });
     return pairs;
 }
 
 std::vector<std::pair<PeId, PeId>> read_pe_pairs_file(const std::string& path,
                                                       const Cluster& cluster) {
-    if (path == "-") return read_pe_pairs(std::cin, "<stdin>", cluster);
     std::ifstream file(path);
     if (!file)
         throw InputError(path, 0,
