@@ -33,7 +33,7 @@ struct Ancestor {
     MachineId machine;
     ObjectId object; // inside the machine's type tree
     ObjectType type;
-    std::uint32_t logical_index; // among the objects of that type in the machine
+    std::uint32_t logical_index; // in its level inside the machine, as lstopo numbers it
 };
 
 class Cluster {
