@@ -31,6 +31,30 @@ private:
     Declaration later_;
 };
 
+// A link declared twice between the same two vertices. `first` and `later`
+// are declaration indexes (in add_link order), so readers can point at the
+// line that repeats it; the later link's endpoints are given as declared.
+class DuplicateLinkError : public InputError {
+public:
+    struct End {
+        bool is_switch;
+        std::uint32_t index;
+        std::string name;
+    };
+    DuplicateLinkError(std::size_t first, std::size_t later, End a, End b)
+        : InputError("duplicate link between '" + a.name + "' and '" + b.name +
+                     "' (declare parallel cables once, with count=)"),
+          first_(first), later_(later), a_(std::move(a)), b_(std::move(b)) {}
+    std::size_t first() const { return first_; }
+    std::size_t later() const { return later_; }
+    const End& a() const { return a_; }
+    const End& b() const { return b_; }
+
+private:
+    std::size_t first_, later_;
+    End a_, b_;
+};
+
 struct BuildOptions {
     bool allow_disconnected = false;
 };
@@ -58,6 +82,7 @@ public:
 
     const MachineType& type(TypeId t) const { return types_.at(t.value); }
     std::uint64_t num_pes() const { return total_pes_; }
+    std::uint32_t num_switches() const { return switch_names_.size(); }
     std::uint32_t num_machines() const { return static_cast<std::uint32_t>(machine_types_.size()); }
 
     // Throws InputError when the result would be invalid.

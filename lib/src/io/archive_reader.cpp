@@ -10,7 +10,6 @@
 #include <fmt/format.h>
 #include <iterator>
 #include <pugixml.hpp>
-#include <unordered_set>
 
 namespace nettopo {
 
@@ -47,6 +46,13 @@ public:
             // Whatever was accepted when the archive was written is loaded
             // back; connectivity is a check of assembly, not of reading.
             return std::move(builder).build(BuildOptions{.allow_disconnected = true});
+        } catch (const DuplicateLinkError& e) {
+            auto vertex = [&](const DuplicateLinkError::End& end) {
+                return end.is_switch ? num_machines_ + end.index : std::uint64_t{end.index};
+            };
+            throw InputError(source_, link_lines_[e.later()],
+                             fmt::format("duplicate link between vertices {} and {}", vertex(e.a()),
+                                         vertex(e.b())));
         } catch (const DuplicateNameError& e) {
             const auto& where = e.later().is_switch ? switch_elements_ : machine_elements_;
             const auto it =
@@ -265,10 +271,9 @@ private:
         const std::uint64_t vertices = num_machines_ + num_switches_;
         std::uint64_t count = 0;
         std::vector<std::string_view> f;
-        std::unordered_set<std::uint64_t> pairs;
         // The declared count is checked once the links are read; until then
         // reserve no more than the text could hold (a link takes >= 10 bytes).
-        pairs.reserve(static_cast<std::size_t>(
+        link_lines_.reserve(static_cast<std::size_t>(
             std::min<std::uint64_t>(number(links, "count", max_id_count), body.size() / 10)));
         std::size_t pos = 0;
         ProgressTicker tick(progress_, "reading the links", body.size());
@@ -296,15 +301,13 @@ private:
                                : ClusterBuilder::Endpoint{
                                      true, static_cast<std::uint32_t>(v - num_machines_)};
                 };
-                const std::uint64_t key = std::min(*a, *b) << 32 | std::max(*a, *b);
-                if (!pairs.insert(key).second)
-                    bad(fmt::format("duplicate link between vertices {} and {}", *a, *b));
                 try {
                     builder.add_link(endpoint(*a), endpoint(*b), *lat, *bw,
                                      static_cast<std::uint32_t>(*mult));
                 } catch (const InputError& err) {
                     bad(err.what());
                 }
+                link_lines_.push_back(line); // the builder finds duplicates; this locates them
                 ++count;
             }
             pos = end + 1;
@@ -317,7 +320,8 @@ private:
     const std::string& source_;
     Progress* progress_;
     NodeLevel node_level_;
-    std::vector<TypeId> type_ids_; // archive type id -> the builder's (types may merge)
+    std::vector<TypeId> type_ids_;        // archive type id -> the builder's (types may merge)
+    std::vector<std::size_t> link_lines_; // line of each link, in declaration order
     pugi::xml_document doc_;
     std::uint64_t num_types_ = 0, num_machines_ = 0, num_switches_ = 0;
     std::vector<Declared> machine_elements_, switch_elements_;

@@ -55,7 +55,8 @@ public:
                 declare_machine(fmt::format("{}{:0{}}{}", r.prefix, i, r.width, r.suffix), type);
         } else if (kw == "switch") {
             expect(t.size() == 2, "expected 'switch <name>'");
-            claim(t[1], Endpoint{true, wrap([&] { return builder_.add_switch(t[1]).value; })});
+            claim(t[1], Endpoint{true, builder_.num_switches()});
+            wrap([&] { builder_.add_switch(t[1]); });
         } else if (kw == "link") {
             link(t);
         } else {
@@ -71,6 +72,11 @@ public:
             Cluster c = std::move(builder_).build(options_.build);
             if (name_) c.set_name(*name_);
             return c;
+        } catch (const DuplicateLinkError& e) {
+            throw InputError(source_, link_lines_[e.later()],
+                             fmt::format("duplicate link between '{}' and '{}' (first on line {}; "
+                                         "give parallel cables once with count=<n>)",
+                                         e.a().name, e.b().name, link_lines_[e.first()]));
         } catch (const InputError& e) {
             throw InputError(source_, 0, e.what());
         }
@@ -98,10 +104,10 @@ private:
                              it->second.line));
     }
 
+    // The name is claimed with the index the builder is about to give it.
     void declare_machine(std::string_view name, TypeId type) {
-        if (names_.find(name) != names_.end()) claim(name, {}); // reports the duplicate
-        const MachineId id = wrap([&] { return builder_.add_machine(name, type); });
-        claim(name, Endpoint{false, id.value});
+        claim(name, Endpoint{false, builder_.num_machines()});
+        wrap([&] { builder_.add_machine(name, type); });
     }
 
     NameRange name_range(std::string_view s) {
@@ -218,27 +224,10 @@ private:
                                  t[i]));
             }
         }
-        const auto key = pair_key(a, b);
-        if (auto [it, fresh] = links_.emplace(key, line_); !fresh)
-            fail(fmt::format("duplicate link between '{}' and '{}' (first on line {}; give "
-                             "parallel cables once with count=<n>)",
-                             t[1], t[2], it->second));
         wrap([&] { builder_.add_link(a, b, *lat, bw, static_cast<std::uint32_t>(count)); });
+        link_lines_.push_back(line_); // the builder finds duplicates; this locates them
     }
 
-    // Endpoints as 33-bit codes (switch flag, index); a link as the ordered pair.
-    using PairKey = std::pair<std::uint64_t, std::uint64_t>;
-    static PairKey pair_key(Endpoint a, Endpoint b) {
-        auto code = [](Endpoint e) { return (std::uint64_t{e.is_switch} << 32) | e.index; };
-        std::uint64_t x = code(a), y = code(b);
-        if (y < x) std::swap(x, y);
-        return {x, y};
-    }
-    struct PairHash {
-        std::size_t operator()(const PairKey& k) const {
-            return std::hash<std::uint64_t>{}(k.first * 0x9e3779b97f4a7c15ull ^ k.second);
-        }
-    };
     // Lookups by string_view without building a std::string each time.
     struct NameHash {
         using is_transparent = void;
@@ -258,7 +247,7 @@ private:
     std::size_t line_ = 0;
     std::unordered_map<std::string, Declared, NameHash, std::equal_to<>> names_;
     std::unordered_map<std::string, TypeId> types_;
-    std::unordered_map<PairKey, std::size_t, PairHash> links_;
+    std::vector<std::size_t> link_lines_; // line of each link, in declaration order
 };
 
 } // namespace

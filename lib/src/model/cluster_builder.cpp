@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
-#include <unordered_set>
 
 namespace nettopo {
 
@@ -94,33 +93,50 @@ Cluster ClusterBuilder::build(const BuildOptions& options) && {
     auto vertex = [&](Endpoint e) {
         return VertexId(e.is_switch ? num_machines + e.index : e.index);
     };
-    std::vector<Link> links;
-    links.reserve(links_.size());
-    std::unordered_set<std::uint64_t> pairs;
-    pairs.reserve(links_.size());
     auto exists = [&](Endpoint e) {
         return e.index < (e.is_switch ? switch_names_.size() : num_machines);
     };
-    for (const PendingLink& l : links_) {
+    // Links sorted by endpoints (then declaration), the order the network
+    // keeps: one order for one network, however the links were written down,
+    // and duplicates end up side by side.
+    std::vector<Link> links;
+    links.reserve(links_.size());
+    std::vector<std::uint32_t> declared(links_.size());
+    for (std::uint32_t i = 0; i < links_.size(); ++i) {
+        const PendingLink& l = links_[i];
         if (!exists(l.a) || !exists(l.b))
             throw InputError("link to an undeclared machine or switch");
         VertexId a = vertex(l.a), b = vertex(l.b);
         if (b < a) std::swap(a, b);
-        if (!pairs.insert(std::uint64_t{a.value} << 32 | b.value).second)
-            throw InputError(
-                fmt::format("duplicate link between '{}' and '{}' (declare parallel "
-                            "cables once, with count=)",
-                            a.value < num_machines ? machine_names_[a.value]
-                                                   : switch_names_[a.value - num_machines],
-                            b.value < num_machines ? machine_names_[b.value]
-                                                   : switch_names_[b.value - num_machines]));
         links.push_back({a, b, l.latency_ns, l.bandwidth_gbps, l.multiplicity});
+        declared[i] = i;
     }
+    const auto by_ends = [&](std::uint32_t x, std::uint32_t y) {
+        const Link &lx = links[x], &ly = links[y];
+        return lx.a != ly.a ? lx.a < ly.a : lx.b != ly.b ? lx.b < ly.b : x < y;
+    };
+    std::sort(declared.begin(), declared.end(), by_ends);
+    // Report the duplicate declared earliest, as a reader going line by line would.
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> duplicate;
+    for (std::size_t i = 1; i < declared.size(); ++i) {
+        const Link &x = links[declared[i - 1]], &y = links[declared[i]];
+        if (x.a == y.a && x.b == y.b && (!duplicate || declared[i] < duplicate->second))
+            duplicate = std::pair{declared[i - 1], declared[i]};
+    }
+    if (duplicate) {
+        const PendingLink& l = links_[duplicate->second];
+        auto end = [&](Endpoint e) {
+            return DuplicateLinkError::End{
+                e.is_switch, e.index,
+                std::string(e.is_switch ? switch_names_[e.index] : machine_names_[e.index])};
+        };
+        throw DuplicateLinkError(duplicate->first, duplicate->second, end(l.a), end(l.b));
+    }
+    std::vector<Link> sorted;
+    sorted.reserve(links.size());
+    for (std::uint32_t i : declared) sorted.push_back(links[i]);
+    links = std::move(sorted);
     links_.clear();
-    // One order for one network, whatever order the links were declared in:
-    // the archive of a topology does not depend on how it was written down.
-    std::sort(links.begin(), links.end(),
-              [](const Link& x, const Link& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; });
     c.network_ = Network(num_machines, switch_names_.size(), std::move(links));
     c.machine_names_ = std::move(machine_names_);
     c.switch_names_ = std::move(switch_names_);
