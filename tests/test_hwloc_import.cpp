@@ -30,26 +30,22 @@ struct TopologyDeleter {
 };
 using Topology = std::unique_ptr<hwloc_topology, TopologyDeleter>;
 
-// hwloc's own view of an XML export, with lstopo's filters (default ones,
-// plus instruction caches).
-Topology hwloc_load_xml(const std::string& path) {
+// hwloc's own view of a topology, with lstopo's filters (default ones, plus
+// instruction caches); `set_source` points hwloc at the XML or synthetic input.
+Topology hwloc_load(int (*set_source)(hwloc_topology_t, const char*), const std::string& source) {
     hwloc_topology_t t = nullptr;
     REQUIRE(hwloc_topology_init(&t) == 0);
     Topology topo(t);
     REQUIRE(hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL) == 0);
-    REQUIRE(hwloc_topology_set_xml(t, path.c_str()) == 0);
+    REQUIRE(set_source(t, source.c_str()) == 0);
     REQUIRE(hwloc_topology_load(t) == 0);
     return topo;
 }
-
+Topology hwloc_load_xml(const std::string& path) {
+    return hwloc_load(hwloc_topology_set_xml, path);
+}
 Topology hwloc_load_synthetic(const std::string& description) {
-    hwloc_topology_t t = nullptr;
-    REQUIRE(hwloc_topology_init(&t) == 0);
-    Topology topo(t);
-    REQUIRE(hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL) == 0);
-    REQUIRE(hwloc_topology_set_synthetic(t, description.c_str()) == 0);
-    REQUIRE(hwloc_topology_load(t) == 0);
-    return topo;
+    return hwloc_load(hwloc_topology_set_synthetic, description);
 }
 
 // Number of objects of a type. hwloc_get_nbobjs_by_type answers -1 when the
