@@ -28,11 +28,14 @@ std::string object_label(const MachineTree& tree, ObjectId id) {
     return extra.empty() ? s : fmt::format("{} ({})", s, extra);
 }
 
-void show_tree(const MachineType& t, ObjectId id, int indent, std::ostream& out) {
+constexpr std::uint32_t not_a_node = 0xffffffffu;
+
+// node_at[object]: the node that object stands for, or not_a_node.
+void show_tree(const MachineType& t, const std::vector<std::uint32_t>& node_at, ObjectId id,
+               int indent, std::ostream& out) {
     const MachineTree& tree = t.tree();
     std::string line = object_label(tree, id);
-    for (std::uint32_t n = 0; n < t.num_nodes(); ++n)
-        if (t.node_object(n) == id) line += fmt::format("  [node {}]", n);
+    if (node_at[id.value] != not_a_node) line += fmt::format("  [node {}]", node_at[id.value]);
     out << fmt::format("{:{}}{}\n", "", indent, line);
     for (const MemoryObject& m : tree.memory()) {
         if (m.type == ObjectType::NUMANode && m.parent == id)
@@ -41,7 +44,7 @@ void show_tree(const MachineType& t, ObjectId id, int indent, std::ostream& out)
                                                               : fmt::format("{}", m.os_index),
                                m.size_bytes ? fmt::format(" {}", size_text(m.size_bytes)) : "");
     }
-    for (ObjectId c : tree.children(id)) show_tree(t, c, indent + 2, out);
+    for (ObjectId c : tree.children(id)) show_tree(t, node_at, c, indent + 2, out);
 }
 
 std::string neighbours_text(const Cluster& c, VertexId v, std::size_t shown) {
@@ -101,7 +104,9 @@ void write_show(const Cluster& c, std::ostream& out, const ShowOptions& options)
         out << fmt::format("Machine type {}: {} ({}, {} at level {})\n", t, type.description(),
                            counted(type.num_pus(), "PE"), counted(type.num_nodes(), "node"),
                            to_string(type.node_type()));
-        show_tree(type, ObjectId(0), 2, out);
+        std::vector<std::uint32_t> node_at(type.tree().num_objects(), not_a_node);
+        for (std::uint32_t n = 0; n < type.num_nodes(); ++n) node_at[type.node_object(n).value] = n;
+        show_tree(type, node_at, ObjectId(0), 2, out);
     }
 }
 
