@@ -524,6 +524,14 @@ TEST_CASE("archive: every real hwloc XML round-trips", "[archive]") {
     CHECK(loaded >= 16);
 }
 
+// A malformed archive's error: at this line, with the file:line prefix,
+// saying this.
+void check_failure(const ArchiveFailure& f, std::size_t line, const std::string& says) {
+    CHECK(f.line == line);
+    CHECK_THAT(f.message, StartsWith(fmt::format("bad.xml:{}: ", line)));
+    CHECK_THAT(f.message, Contains(says));
+}
+
 TEST_CASE("archive: malformed archives are rejected with file and line", "[archive]") {
     const Cluster example = parse_description(example_description, false);
     const std::string good = archive_text(example);
@@ -577,25 +585,19 @@ TEST_CASE("archive: malformed archives are rejected with file and line", "[archi
     SECTION("a link line with 4 fields") {
         const std::string text = replace_once(good, "\n1 2 4 0 1\n", "\n1 2 4 0\n");
         const ArchiveFailure f = archive_error(text);
-        CHECK(f.line == second_link);
-        CHECK_THAT(f.message, StartsWith(fmt::format("bad.xml:{}: ", second_link)));
-        CHECK_THAT(f.message, Contains("A B LATENCY_NS"));
+        check_failure(f, second_link, "A B LATENCY_NS");
     }
     SECTION("a link to a vertex out of range") {
         const std::string text = replace_once(good, "\n0 2 4 0 1\n", "\n0 3 4 0 1\n");
         const ArchiveFailure f = archive_error(text);
-        CHECK(f.line == first_link);
-        CHECK_THAT(f.message, StartsWith(fmt::format("bad.xml:{}: ", first_link)));
-        CHECK_THAT(f.message, Contains("below 3"));
+        check_failure(f, first_link, "below 3");
     }
     SECTION("a count attribute that does not match") {
         const std::string text =
             replace_once(good, "<machines count=\"2\">", "<machines count=\"3\">");
         const ArchiveFailure f = archive_error(text);
         const std::size_t line = line_of(good, "<machines count=\"2\">");
-        CHECK(f.line == line);
-        CHECK_THAT(f.message, StartsWith(fmt::format("bad.xml:{}: ", line)));
-        CHECK_THAT(f.message, Contains("count=\"3\""));
+        check_failure(f, line, "count=\"3\"");
         CHECK_THAT(f.message, Contains("2"));
     }
     SECTION("a links count that does not match") {
@@ -609,16 +611,12 @@ TEST_CASE("archive: malformed archives are rejected with file and line", "[archi
         const std::string text = replace_once(good, "<object type=\"Core\" os=\"2\">",
                                               "<object type=\"Bogus\" os=\"2\">");
         const ArchiveFailure f = archive_error(text);
-        CHECK(f.line == line);
-        CHECK_THAT(f.message, StartsWith(fmt::format("bad.xml:{}: ", line)));
-        CHECK_THAT(f.message, Contains("Bogus"));
+        check_failure(f, line, "Bogus");
     }
     SECTION("a negative link latency") {
         const std::string text = replace_once(good, "\n1 2 4 0 1\n", "\n1 2 -4 0 1\n");
         const ArchiveFailure f = archive_error(text);
-        CHECK(f.line == second_link);
-        CHECK_THAT(f.message, StartsWith(fmt::format("bad.xml:{}: ", second_link)));
-        CHECK_THAT(f.message, Contains("latency"));
+        check_failure(f, second_link, "latency");
     }
     SECTION("a negative level latency") {
         const std::size_t latencies_line = line_of(good, "<latencies Machine=\"120\"");
