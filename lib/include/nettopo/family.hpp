@@ -1,0 +1,114 @@
+// Synthetic network families (fat-tree/XGFT, binary tree, mesh, torus,
+// hypercube, dragonfly, butterfly, slim fly, complete graph, ring): their
+// closed-form sizes, degrees, diameters and hop counts, and the enumeration
+// of their vertices and links.
+//
+// A Family knows its graph without building it. Its vertices are numbered as
+// a Cluster numbers them once generated (machines 0..M-1, then switches), so
+// every formula here can be checked against a search on the built network,
+// and later used in place of one (an O(1) distance oracle).
+//
+// Families and their layout are documented in share/doc/generators.md.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nettopo {
+
+// The kind of a generated link; each kind has its own latency and bandwidth.
+enum class LinkClass : std::uint8_t {
+    HostSwitch,   // a machine to its switch or router
+    SwitchSwitch, // between switches, or between machines of a direct network
+    Local,        // dragonfly: between two routers of one group
+    Global,       // dragonfly: between groups
+};
+inline constexpr std::size_t link_class_count = 4;
+std::string_view link_class_name(LinkClass c); // "host-switch", "switch-switch", "local", "global"
+
+// How a family's hop count is meant.
+enum class HopRule : std::uint8_t {
+    Shortest,       // fewest links between the two machines: what BFS finds
+    MinimalRouting, // links on the route minimal routing takes; can exceed the shortest
+};
+
+// Receives a family's graph: machines first, then switches, then links
+// between vertex indexes (machines 0..M-1, switches M..M+S-1).
+class FamilySink {
+public:
+    virtual ~FamilySink() = default;
+    // `count` vertices named prefix0, prefix1, ...
+    virtual void machines(std::string_view prefix, std::uint32_t count) = 0;
+    virtual void switches(std::string_view prefix, std::uint32_t count) = 0;
+    virtual void link(std::uint32_t a, std::uint32_t b, LinkClass c) = 0;
+};
+
+class Family {
+public:
+    virtual ~Family() = default;
+
+    // The family and its parameters as nettopo-gen takes them, e.g.
+    // "torus --dims 16x16 --concentration 2". Also the default cluster name.
+    virtual std::string spec() const = 0;
+
+    virtual std::uint64_t num_machines() const = 0;
+    virtual std::uint64_t num_switches() const = 0;
+    virtual std::uint64_t num_links() const = 0;
+    std::uint64_t num_vertices() const { return num_machines() + num_switches(); }
+
+    // Number of links at a vertex (machines first, then switches).
+    virtual std::uint32_t degree(std::uint32_t vertex) const = 0;
+
+    // Links between two machines (0 for the same machine), under hop_rule().
+    virtual std::uint32_t machine_hops(std::uint32_t a, std::uint32_t b) const = 0;
+    virtual HopRule hop_rule() const { return HopRule::Shortest; }
+    // Largest machine_hops over all pairs of machines.
+    virtual std::uint32_t diameter() const = 0;
+
+    // Feeds the whole graph to `sink`, in time linear in its size.
+    virtual void emit(FamilySink& sink) const = 0;
+};
+
+// Factories. Each validates its parameters and throws UsageError naming the
+// bad one (zero sizes, a dragonfly with g > a*h+1, a slim fly whose q is not a
+// prime power, sizes that do not fit nettopo's 32-bit ids, ...).
+//
+// Direct networks (mesh, torus, hypercube, tree, complete, ring) take a
+// concentration: 0 makes each vertex a machine with its router built in (as
+// the thesis and Blue Gene do); C >= 1 makes each vertex a switch with C
+// machines attached.
+std::unique_ptr<Family> make_fat_tree(std::uint32_t k, std::uint32_t n); // k-ary n-tree
+// XGFT(h; m1..mh; w1..wh): level i nodes have m_i children and w_i parents.
+std::unique_ptr<Family> make_xgft(std::vector<std::uint32_t> m, std::vector<std::uint32_t> w);
+std::unique_ptr<Family> make_binary_tree(std::uint32_t levels, std::uint32_t concentration = 0);
+std::unique_ptr<Family> make_mesh(std::vector<std::uint32_t> dims, std::uint32_t concentration = 0);
+std::unique_ptr<Family> make_torus(std::vector<std::uint32_t> dims,
+                                   std::uint32_t concentration = 0);
+std::unique_ptr<Family> make_hypercube(std::uint32_t dim, std::uint32_t concentration = 0);
+// a = 0 and h = 0 pick the balanced a = 2p, h = p; g = 0 picks the largest,
+// a*h+1 groups (one global link between every pair).
+std::unique_ptr<Family> make_dragonfly(std::uint32_t p, std::uint32_t a, std::uint32_t h,
+                                       std::uint32_t g = 0);
+std::unique_ptr<Family> make_butterfly(std::uint32_t k, std::uint32_t n); // k-ary n-fly
+// p = 0 picks ceil(k'/2) hosts per router, k' = (3q - delta)/2 the router radix.
+std::unique_ptr<Family> make_slimfly(std::uint32_t q, std::uint32_t p = 0);
+std::unique_ptr<Family> make_complete(std::uint32_t machines, std::uint32_t concentration = 0);
+std::unique_ptr<Family> make_ring(std::uint32_t machines, std::uint32_t concentration = 0);
+
+// The four cases of the thesis (Table 11), one-PE machines and unit links
+// aside (see GeneratorPreset): "tree-M", "mesh2D", "mesh3D", "tree-G".
+std::unique_ptr<Family> make_preset(std::string_view name);
+inline constexpr std::string_view preset_names = "tree-M, mesh2D, mesh3D, tree-G";
+
+// Command-line value parsers; UsageError on bad text.
+std::vector<std::uint32_t> parse_dims(std::string_view text); // "16x16", "4x4x4x4x2"
+struct XgftParams {
+    std::vector<std::uint32_t> m, w;
+};
+XgftParams parse_xgft(std::string_view text); // "h;m1,..,mh;w1,..,wh"
+
+} // namespace nettopo

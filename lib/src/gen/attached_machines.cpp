@@ -1,0 +1,79 @@
+// Machines on routers: the one rule every router-based family shares for
+// naming, degrees and host-to-host hops.
+#include "family_limits.hpp"
+#include "router_graph.hpp"
+
+namespace nettopo::detail {
+namespace {
+
+class AttachedMachines final : public Family {
+public:
+    AttachedMachines(std::unique_ptr<RouterGraph> graph, std::string spec, std::uint32_t c)
+        : graph_(std::move(graph)), spec_(std::move(spec)), c_(c) {
+        const std::uint64_t routers = graph_->num_routers();
+        if (c_ == 0) {
+            machines_ = routers;
+        } else {
+            machines_ = checked_mul(routers, c_, fmt::format("{}: machines", spec_));
+            switches_ = routers;
+        }
+        checked_add(machines_, switches_, fmt::format("{}: machines and switches", spec_));
+        links_ = checked_add(graph_->num_links(), c_ ? machines_ : 0,
+                             fmt::format("{}: links", spec_), max_links);
+    }
+
+    std::string spec() const override { return spec_; }
+    std::uint64_t num_machines() const override { return machines_; }
+    std::uint64_t num_switches() const override { return switches_; }
+    std::uint64_t num_links() const override { return links_; }
+    HopRule hop_rule() const override { return graph_->hop_rule(); }
+
+    std::uint32_t degree(std::uint32_t v) const override {
+        if (c_ == 0) return graph_->degree(v);
+        if (v < machines_) return 1;
+        return graph_->degree(v - static_cast<std::uint32_t>(machines_)) + c_;
+    }
+
+    std::uint32_t machine_hops(std::uint32_t a, std::uint32_t b) const override {
+        if (a == b) return 0;
+        if (c_ == 0) return graph_->hops(a, b);
+        const std::uint32_t ra = a / c_, rb = b / c_;
+        return ra == rb ? 2 : graph_->hops(ra, rb) + 2;
+    }
+
+    std::uint32_t diameter() const override {
+        const bool many_routers = graph_->num_routers() > 1;
+        if (c_ == 0) return many_routers ? graph_->diameter() : 0;
+        if (many_routers) return graph_->diameter() + 2;
+        return c_ > 1 ? 2 : 0;
+    }
+
+    void emit(FamilySink& sink) const override {
+        const auto m = static_cast<std::uint32_t>(machines_);
+        sink.machines("n", m);
+        if (c_ == 0) {
+            graph_->for_each_link(
+                [&](std::uint32_t a, std::uint32_t b, LinkClass k) { sink.link(a, b, k); });
+            return;
+        }
+        sink.switches("r", static_cast<std::uint32_t>(switches_));
+        for (std::uint32_t i = 0; i < m; ++i) sink.link(i, m + i / c_, LinkClass::HostSwitch);
+        graph_->for_each_link(
+            [&](std::uint32_t a, std::uint32_t b, LinkClass k) { sink.link(m + a, m + b, k); });
+    }
+
+private:
+    std::unique_ptr<RouterGraph> graph_;
+    std::string spec_;
+    std::uint32_t c_;
+    std::uint64_t machines_ = 0, switches_ = 0, links_ = 0;
+};
+
+} // namespace
+
+std::unique_ptr<Family> attach_machines(std::unique_ptr<RouterGraph> graph, std::string spec,
+                                        std::uint32_t concentration) {
+    return std::make_unique<AttachedMachines>(std::move(graph), std::move(spec), concentration);
+}
+
+} // namespace nettopo::detail

@@ -1,0 +1,92 @@
+// The k-ary n-fly (Dally & Towles, ch. 4): k^n hosts, n stages of k^(n-1)
+// switches of radix 2k. Switch addresses are n-1 base-k digits; the link
+// from stage s to stage s+1 replaces digit s. Host i enters stage 0 and leaves
+// stage n-1 at switch floor(i/k), so the network is drawn folded: every link
+// is bidirectional and each host has two (one when n = 1).
+//
+// Hops between hosts on switches A != B, with i the highest and j the lowest
+// digit where A and B differ: the shortest path either crosses all stages
+// (n+1 links), or enters and leaves at stage 0, turning at stage i+1
+// (2(i+1)+2), or enters and leaves at stage n-1, turning at stage j
+// (2(n-1-j)+2). Changing digit d needs a link between stages d and d+1, so
+// no other path is shorter.
+#include "family_limits.hpp"
+#include "nettopo/family.hpp"
+
+#include <algorithm>
+
+namespace nettopo {
+namespace {
+
+class Butterfly final : public Family {
+public:
+    Butterfly(std::uint32_t k, std::uint32_t n) : k_(k), n_(n) {
+        spec_ = fmt::format("butterfly --k {} --n {}", k, n);
+        detail::require_at_least("butterfly", "--k", k, 2);
+        detail::require_at_least("butterfly", "--n", n, 1);
+        for (std::uint32_t i = 1; i < n; ++i)
+            per_stage_ = detail::checked_mul(per_stage_, k, spec_ + ": switches per stage");
+        hosts_ = detail::checked_mul(per_stage_, k, spec_ + ": machines");
+        const std::uint64_t switches = detail::checked_mul(per_stage_, n, spec_ + ": switches");
+        detail::checked_add(hosts_, switches, spec_ + ": vertices");
+        links_ =
+            n == 1 ? k : detail::checked_mul(hosts_, n + 1, spec_ + ": links", detail::max_links);
+    }
+
+    std::string spec() const override { return spec_; }
+    std::uint64_t num_machines() const override { return hosts_; }
+    std::uint64_t num_switches() const override { return per_stage_ * n_; }
+    std::uint64_t num_links() const override { return links_; }
+
+    std::uint32_t degree(std::uint32_t v) const override {
+        if (v < hosts_) return n_ > 1 ? 2 : 1;
+        return n_ > 1 ? 2 * k_ : k_;
+    }
+
+    std::uint32_t machine_hops(std::uint32_t a, std::uint32_t b) const override {
+        if (a == b) return 0;
+        std::uint32_t x = a / k_, y = b / k_;
+        if (x == y) return 2;
+        std::uint32_t lowest = n_, highest = 0;
+        for (std::uint32_t d = 0; x != y; ++d, x /= k_, y /= k_)
+            if (x % k_ != y % k_) {
+                lowest = std::min(lowest, d);
+                highest = d;
+            }
+        return std::min({n_ + 1, 2 * (highest + 1) + 2, 2 * (n_ - 1 - lowest) + 2});
+    }
+
+    std::uint32_t diameter() const override { return n_ > 1 ? n_ + 1 : 2; }
+
+    void emit(FamilySink& sink) const override {
+        const auto hosts = static_cast<std::uint32_t>(hosts_);
+        const auto per = static_cast<std::uint32_t>(per_stage_);
+        sink.machines("n", hosts);
+        for (std::uint32_t s = 0; s < n_; ++s) sink.switches(fmt::format("s{}-", s + 1), per);
+        auto sw = [&](std::uint32_t stage, std::uint32_t j) { return hosts + stage * per + j; };
+        for (std::uint32_t i = 0; i < hosts; ++i) {
+            sink.link(i, sw(0, i / k_), LinkClass::HostSwitch);
+            if (n_ > 1) sink.link(i, sw(n_ - 1, i / k_), LinkClass::HostSwitch);
+        }
+        std::uint32_t weight = 1; // k^s: the place of digit s
+        for (std::uint32_t s = 0; s + 1 < n_; ++s, weight *= k_)
+            for (std::uint32_t j = 0; j < per; ++j) {
+                const std::uint32_t base = j - (j / weight % k_) * weight;
+                for (std::uint32_t t = 0; t < k_; ++t)
+                    sink.link(sw(s, j), sw(s + 1, base + t * weight), LinkClass::SwitchSwitch);
+            }
+    }
+
+private:
+    std::uint32_t k_, n_;
+    std::string spec_;
+    std::uint64_t per_stage_ = 1, hosts_ = 0, links_ = 0;
+};
+
+} // namespace
+
+std::unique_ptr<Family> make_butterfly(std::uint32_t k, std::uint32_t n) {
+    return std::make_unique<Butterfly>(k, n);
+}
+
+} // namespace nettopo

@@ -1,0 +1,116 @@
+// Dragonfly (Kim, Dally, Scott & Abts, ISCA 2008): g groups of a routers,
+// each router with p hosts, a-1 local links (the group is a complete graph)
+// and h global links.
+//
+// Global links, "consecutive" arrangement: group G numbers its a*h global
+// ports t = r*h + j (router r, port j). With L = floor(a*h / (g-1)) links
+// between every pair of groups, port t < L*(g-1) goes to group
+// G + (t mod (g-1)) + 1 (mod g), where it lands on the port of the same copy
+// c = t div (g-1) that points back. Rotating the groups maps the network onto
+// itself. Requiring g > h keeps a router's h global links on h different
+// groups, so no two routers are joined twice.
+//
+// Hops are those of minimal routing (local, global, local: at most 3 router
+// hops). The true shortest path can be shorter by going through a third
+// group; the cluster's BFS queries report that one.
+#include "family_limits.hpp"
+#include "router_graph.hpp"
+
+#include <algorithm>
+
+namespace nettopo {
+namespace {
+
+class Dragonfly final : public detail::RouterGraph {
+public:
+    Dragonfly(std::uint32_t a, std::uint32_t h, std::uint32_t g)
+        : a_(a), h_(h), g_(g), copies_(g > 1 ? std::uint64_t{a} * h / (g - 1) : 0) {}
+
+    std::uint64_t num_routers() const override { return std::uint64_t{a_} * g_; }
+    std::uint64_t num_links() const override {
+        return std::uint64_t{g_} * a_ * (a_ - 1) / 2 + std::uint64_t{g_} * (g_ - 1) / 2 * copies_;
+    }
+    HopRule hop_rule() const override { return HopRule::MinimalRouting; }
+
+    std::uint32_t degree(std::uint32_t r) const override {
+        const std::uint64_t used = copies_ * (g_ - 1), first = std::uint64_t{r % a_} * h_;
+        const std::uint64_t global = first >= used ? 0 : std::min<std::uint64_t>(h_, used - first);
+        return a_ - 1 + static_cast<std::uint32_t>(global);
+    }
+
+    std::uint32_t hops(std::uint32_t s, std::uint32_t t) const override {
+        const std::uint32_t gs = s / a_, gt = t / a_;
+        if (gs == gt) return s != t;
+        const std::uint32_t o = (gt + g_ - gs) % g_;
+        std::uint32_t best = 3;
+        for (std::uint64_t c = 0; c < copies_ && best > 1; ++c) {
+            const std::uint32_t from = gs * a_ + port_router(c * (g_ - 1) + o - 1);
+            const std::uint32_t to = gt * a_ + port_router(c * (g_ - 1) + (g_ - o - 1));
+            best = std::min<std::uint32_t>(best, (s != from) + 1 + (to != t));
+        }
+        return best;
+    }
+
+    // Rotation symmetry: the routers of group 0 against all others suffice.
+    std::uint32_t diameter() const override {
+        std::uint32_t worst = a_ > 1;
+        for (std::uint32_t s = 0; s < a_ && worst < 3; ++s)
+            for (std::uint32_t t = a_; t < num_routers() && worst < 3; ++t)
+                worst = std::max(worst, hops(s, t));
+        return worst;
+    }
+
+    void for_each_link(const LinkFn& fn) const override {
+        for (std::uint32_t grp = 0; grp < g_; ++grp) {
+            const std::uint32_t base = grp * a_;
+            for (std::uint32_t x = 0; x < a_; ++x)
+                for (std::uint32_t y = x + 1; y < a_; ++y) fn(base + x, base + y, LinkClass::Local);
+            for (std::uint64_t t = 0; t < copies_ * (g_ - 1); ++t) {
+                const auto o = static_cast<std::uint32_t>(t % (g_ - 1)) + 1;
+                const std::uint32_t peer = (grp + o) % g_;
+                if (peer < grp) continue; // listed from the other end
+                const std::uint64_t back = t / (g_ - 1) * (g_ - 1) + (g_ - o - 1);
+                fn(base + port_router(t), peer * a_ + port_router(back), LinkClass::Global);
+            }
+        }
+    }
+
+private:
+    std::uint32_t port_router(std::uint64_t port) const {
+        return static_cast<std::uint32_t>(port / h_);
+    }
+
+    std::uint32_t a_, h_, g_;
+    std::uint64_t copies_; // L: global links between each pair of groups
+};
+
+} // namespace
+
+std::unique_ptr<Family> make_dragonfly(std::uint32_t p, std::uint32_t a, std::uint32_t h,
+                                       std::uint32_t g) {
+    detail::require_at_least("dragonfly", "--p", p, 1);
+    if (a == 0) a = detail::checked_mul(2, p, "dragonfly: --a");
+    if (h == 0) h = p;
+    const std::uint64_t most =
+        detail::checked_add(detail::checked_mul(a, h, "dragonfly: a*h"), 1, "dragonfly: groups");
+    if (g == 0) g = static_cast<std::uint32_t>(std::min<std::uint64_t>(most, detail::max_vertices));
+    std::string spec = fmt::format("dragonfly --p {} --a {} --h {} --g {}", p, a, h, g);
+    if (g > most)
+        throw UsageError(fmt::format(
+            "{}: g = {} groups is more than a*h+1 = {}: some pairs of groups would have no "
+            "global link",
+            spec, g, most));
+    if (g > 1 && g <= h)
+        throw UsageError(fmt::format("{}: g must be more than h = {}, so that a router's global "
+                                     "links reach different groups",
+                                     spec, h));
+    const std::uint64_t routers = detail::checked_mul(a, g, spec + ": routers");
+    const std::uint64_t local =
+        detail::checked_mul(routers, a - 1, spec + ": links", detail::max_links * 2);
+    const std::uint64_t global =
+        detail::checked_mul(routers, h, spec + ": links", detail::max_links * 2);
+    detail::checked_add(local / 2, global / 2, spec + ": links", detail::max_links);
+    return detail::attach_machines(std::make_unique<Dragonfly>(a, h, g), spec, p);
+}
+
+} // namespace nettopo

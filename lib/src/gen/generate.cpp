@@ -1,0 +1,160 @@
+// Family -> Cluster, through the ordinary builder so a generated cluster is
+// checked like any other.
+#include "nettopo/generate.hpp"
+
+#include "nettopo/cluster_builder.hpp"
+#include "nettopo/error.hpp"
+#include "nettopo/hwloc_source.hpp"
+#include "nettopo/input.hpp"
+
+#include <charconv>
+#include <fmt/format.h>
+
+namespace nettopo {
+
+std::string_view link_class_name(LinkClass c) {
+    switch (c) {
+    case LinkClass::HostSwitch:
+        return "host-switch";
+    case LinkClass::SwitchSwitch:
+        return "switch-switch";
+    case LinkClass::Local:
+        return "local";
+    case LinkClass::Global:
+        return "global";
+    }
+    return "?";
+}
+
+LinkClasses LinkClasses::defaults() {
+    LinkClasses c;
+    c[LinkClass::HostSwitch] = {200, 200};
+    c[LinkClass::SwitchSwitch] = {100, 200};
+    c[LinkClass::Local] = {100, 200};
+    c[LinkClass::Global] = {300, 200};
+    return c;
+}
+
+LinkClasses LinkClasses::uniform(double latency_ns, double bandwidth_gbps) {
+    LinkClasses c;
+    c.of.fill({latency_ns, bandwidth_gbps});
+    return c;
+}
+
+void set_link_class(LinkClasses& classes, LinkField field, std::string_view text) {
+    const std::string_view option = field == LinkField::Latency ? "--latency" : "--bandwidth";
+    const std::size_t eq = text.find('=');
+    if (eq == std::string_view::npos)
+        throw UsageError(
+            fmt::format("{} '{}': expected KIND=VALUE, e.g. global=300", option, text));
+    const std::string_view kind = text.substr(0, eq), number = text.substr(eq + 1);
+    double value = 0;
+    const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+    const bool latency = field == LinkField::Latency;
+    if (number.empty() || ec != std::errc{} || ptr != number.data() + number.size() ||
+        !(value >= 0) || (!latency && value == 0) || (latency && value > max_link_latency_ns))
+        throw UsageError(
+            fmt::format("{} '{}': '{}' is not a {}", option, text, number,
+                        latency ? "latency in ns (0 to 1e9)" : "bandwidth in Gbit/s (> 0)"));
+    bool found = false;
+    for (std::size_t i = 0; i < link_class_count; ++i) {
+        const auto c = static_cast<LinkClass>(i);
+        if (kind != "all" && kind != link_class_name(c)) continue;
+        (latency ? classes[c].latency_ns : classes[c].bandwidth_gbps) = value;
+        found = true;
+    }
+    if (!found)
+        throw UsageError(fmt::format("{} '{}': unknown link kind '{}' (host-switch, "
+                                     "switch-switch, local, global or all)",
+                                     option, text, kind));
+}
+
+MachineType synthetic_machine(std::string_view description, NodeLevel node_level) {
+    MachineTree tree;
+    try {
+        tree = tree_from_synthetic(description);
+    } catch (const InputError& e) {
+        throw UsageError(fmt::format("--machine '{}': {}", description, e.what()));
+    }
+    return MachineType(std::string(description), std::move(tree), node_level,
+                       LevelLatencies::defaults());
+}
+
+MachineType machine_from_file(const std::string& path, NodeLevel node_level) {
+    LoadOptions options;
+    options.node_level = node_level;
+    options.build.allow_disconnected = true;
+    Cluster source = load_cluster(path, options);
+    if (source.num_types() != 1)
+        throw InputError(path, 0,
+                         fmt::format("holds {} machine types; a generated cluster shares one",
+                                     source.num_types()));
+    return source.type(TypeId(0));
+}
+
+namespace {
+
+class BuilderSink final : public FamilySink {
+public:
+    BuilderSink(ClusterBuilder& builder, TypeId type, const LinkClasses& links,
+                std::uint64_t machines, std::uint64_t total_links, Progress* progress)
+        : builder_(builder), type_(type), links_(links), machines_(machines),
+          ticker_(progress, "generating", machines + total_links) {}
+
+    void machines(std::string_view prefix, std::uint32_t count) override {
+        std::string name(prefix);
+        for (std::uint32_t i = 0; i < count; ++i) {
+            name.resize(prefix.size());
+            fmt::format_to(std::back_inserter(name), "{}", i);
+            builder_.add_machine(name, type_);
+            ticker_(++done_);
+        }
+    }
+    void switches(std::string_view prefix, std::uint32_t count) override {
+        std::string name(prefix);
+        for (std::uint32_t i = 0; i < count; ++i) {
+            name.resize(prefix.size());
+            fmt::format_to(std::back_inserter(name), "{}", i);
+            builder_.add_switch(name);
+        }
+    }
+    void link(std::uint32_t a, std::uint32_t b, LinkClass c) override {
+        const LinkSpec& spec = links_[c];
+        builder_.add_link(endpoint(a), endpoint(b), spec.latency_ns, spec.bandwidth_gbps);
+        ticker_(++done_);
+    }
+
+private:
+    ClusterBuilder::Endpoint endpoint(std::uint32_t v) const {
+        if (v < machines_) return {false, v};
+        return {true, static_cast<std::uint32_t>(v - machines_)};
+    }
+
+    ClusterBuilder& builder_;
+    TypeId type_;
+    const LinkClasses& links_;
+    std::uint64_t machines_;
+    ProgressTicker ticker_;
+    std::uint64_t done_ = 0;
+};
+
+} // namespace
+
+Cluster generate(const Family& family, const MachineType& machine, const GenerateOptions& options) {
+    const std::uint64_t machines = family.num_machines();
+    if (machine.num_pus() != 0 && machines > (max_id_count - 1) / machine.num_pus())
+        throw UsageError(fmt::format("{}: {} machines of {} PUs each are more PEs than nettopo's "
+                                     "32-bit ids hold",
+                                     family.spec(), machines, machine.num_pus()));
+    ClusterBuilder builder(options.name.empty() ? family.spec() : options.name);
+    const TypeId type = builder.add_type(machine);
+    BuilderSink sink(builder, type, options.links, machines, family.num_links(), options.progress);
+    family.emit(sink);
+    // Sorting and checking millions of links takes a while too: say so.
+    if (options.progress) options.progress->update("checking the network", 0, 1);
+    Cluster cluster = std::move(builder).build();
+    if (options.progress) options.progress->finish();
+    return cluster;
+}
+
+} // namespace nettopo
