@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Golden-output tests of nettopo-query and nettopo-discover, in the spirit of
+# Golden-output tests of nettopo-query, nettopo-discover and nettopo-gen, in the spirit of
 # hwloc's lstopo tests: every case of tests/golden/cases.txt runs one tool
 # from the project root, and its standard output, standard error and exit
 # status must match what is pinned in the repository.
@@ -8,7 +8,7 @@
 #   run_golden.sh [--update] [--case NAME]... BIN_DIR PROJECT_ROOT
 #   run_golden.sh --check-orphans BIN_DIR PROJECT_ROOT
 #
-#   BIN_DIR        folder holding nettopo-query and nettopo-discover
+#   BIN_DIR        folder holding the nettopo tools
 #   PROJECT_ROOT   the source tree; the tools run with it as working directory
 #   --case NAME    run only this case (repeatable); default: every case
 #   --update       rewrite the expected files from what the tools print now
@@ -185,9 +185,9 @@ for i in "${!names[@]}"; do
     tool="${words[0]}"
     args=("${words[@]:1}")
     case "$tool" in
-    nettopo-query | nettopo-discover) ;;
+    nettopo-query | nettopo-discover | nettopo-gen) ;;
     *)
-        echo "FAIL $name: unknown tool '$tool' (expected nettopo-query or nettopo-discover)"
+        echo "FAIL $name: unknown tool '$tool' (expected nettopo-query, nettopo-discover or nettopo-gen)"
         failed+=("$name"); continue ;;
     esac
     if [[ "$stdin_file" != /dev/null && ! -f "$root/$stdin_file" ]]; then
