@@ -1,6 +1,6 @@
-# bash completion for nettopo-query and nettopo-discover.
+# bash completion for nettopo-query, nettopo-discover and nettopo-gen.
 # Source it, or install it as /usr/share/bash-completion/completions/nettopo-query
-# (and a link named nettopo-discover).
+# (and links named nettopo-discover and nettopo-gen).
 
 _nettopo_query() {
     local cur prev words cword
@@ -34,5 +34,54 @@ _nettopo_discover() {
     COMPREPLY=($(compgen -W "-i --input -o --output --show --summary --node-level --name --allow-disconnected -q --quiet --help" -- "$cur"))
 }
 
+_nettopo_gen() {
+    local cur prev words cword
+    # Keep KIND=VALUE of --latency/--bandwidth one word.
+    _init_completion -n = || return
+    local families="fat-tree tree mesh torus hypercube dragonfly butterfly slimfly complete ring"
+    local common="--preset --machine --machine-xml --node-level --latency --bandwidth -o --output
+        --describe --name --summary -q --quiet -h --help"
+    case "$prev" in
+        -o|--output|--machine-xml) _filedir; return ;;
+        --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
+        --preset) COMPREPLY=($(compgen -W "tree-M mesh2D mesh3D tree-G" -- "$cur")); return ;;
+        --latency|--bandwidth)
+            [[ "$cur" == *=* ]] && return
+            COMPREPLY=($(compgen -W "host-switch= switch-switch= local= global= all=" -- "$cur"))
+            compopt -o nospace
+            return ;;
+        --machine|--name|--k|--n|--xgft|--levels|--concentration|--dims|--dim|--p|--a|--h|--g|--q|--machines)
+            return ;;
+    esac
+    # The family, if one is given; a preset takes its place.
+    local i w family="" preset=""
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        case "$w" in
+            --preset) preset=1; ((i++)); continue ;;
+            --machine|--machine-xml|--node-level|--latency|--bandwidth|-o|--output|--name) ((i++)); continue ;;
+        esac
+        [[ -z "$family" && " $families " == *" $w "* ]] && family=$w
+    done
+    local own=""
+    case "$family" in
+        fat-tree) own="--k --n --xgft" ;;
+        tree) own="--levels --concentration" ;;
+        mesh|torus) own="--dims --concentration" ;;
+        hypercube) own="--dim --concentration" ;;
+        dragonfly) own="--p --a --h --g" ;;
+        butterfly) own="--k --n" ;;
+        slimfly) own="--q --p" ;;
+        complete|ring) own="--machines --concentration" ;;
+    esac
+    if [[ -z "$family" && -z "$preset" && "$cur" != -* ]]; then
+        COMPREPLY=($(compgen -W "$families" -- "$cur"))
+        return
+    fi
+    [[ -n "$family" || -n "$preset" ]] && common=${common/--preset/}
+    COMPREPLY=($(compgen -W "$own $common" -- "$cur"))
+}
+
 complete -F _nettopo_query nettopo-query
 complete -F _nettopo_discover nettopo-discover
+complete -F _nettopo_gen nettopo-gen
