@@ -6,6 +6,7 @@
 #include "router_graph.hpp"
 
 #include <algorithm>
+#include <fmt/ranges.h>
 
 namespace nettopo {
 namespace {
@@ -85,18 +86,9 @@ private:
     std::uint64_t routers_ = 1, links_ = 0;
 };
 
-std::string dims_text(const std::vector<std::uint32_t>& dims) {
-    std::string s;
-    for (std::size_t i = 0; i < dims.size(); ++i) {
-        if (i) s += 'x';
-        s += std::to_string(dims[i]);
-    }
-    return s;
-}
-
 std::unique_ptr<Family> make_grid(std::vector<std::uint32_t> dims, bool torus,
                                   std::uint32_t concentration) {
-    std::string spec = fmt::format("{} --dims {}", torus ? "torus" : "mesh", dims_text(dims));
+    std::string spec = fmt::format("{} --dims {}", torus ? "torus" : "mesh", fmt::join(dims, "x"));
     if (concentration) spec += fmt::format(" --concentration {}", concentration);
     return detail::attach_machines(std::make_unique<Grid>(std::move(dims), torus, spec), spec,
                                    concentration);

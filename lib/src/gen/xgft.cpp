@@ -12,6 +12,7 @@
 #include "nettopo/family.hpp"
 
 #include <algorithm>
+#include <fmt/ranges.h>
 
 namespace nettopo {
 namespace {
@@ -108,19 +109,11 @@ private:
     std::uint64_t links_ = 0;
 };
 
-std::string join(const std::vector<std::uint32_t>& v) {
-    std::string s;
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        if (i) s += ',';
-        s += std::to_string(v[i]);
-    }
-    return s;
-}
-
 } // namespace
 
 std::unique_ptr<Family> make_xgft(std::vector<std::uint32_t> m, std::vector<std::uint32_t> w) {
-    std::string spec = fmt::format("fat-tree --xgft \"{};{};{}\"", m.size(), join(m), join(w));
+    std::string spec =
+        fmt::format("fat-tree --xgft \"{};{};{}\"", m.size(), fmt::join(m, ","), fmt::join(w, ","));
     return std::make_unique<Xgft>(std::move(m), std::move(w), std::move(spec));
 }
 
