@@ -8,6 +8,7 @@
 #include "nettopo/query.hpp"
 #include "nettopo/report.hpp"
 #include "support/random_cluster.hpp"
+#include "support/ranged_description.hpp"
 #include "support/real_data.hpp"
 
 #include <algorithm>
@@ -46,58 +47,10 @@ Cluster from_archive_text(const std::string& text, const std::string& source = "
     return read_archive(in, source);
 }
 
-// A cluster with name runs to compress: machines node[001-120] (one or two
-// types), switches leaf0..leaf9 and spine, plus machines whose names must not
-// be folded into runs: a, n07, n8, x10, x010, and a suffixed range r1-ib..r3-ib.
+// The random clusters full of name runs, with node001..node120 declared as
+// one or two `machines` ranges so that the longest runs are common.
 std::string ranged_description(std::mt19937_64& rng) {
-    auto uniform = [&](std::uint32_t lo, std::uint32_t hi) {
-        return std::uniform_int_distribution<std::uint32_t>(lo, hi)(rng);
-    };
-    static const std::vector<std::string> shapes = {
-        "core:1 pu:1",
-        "pack:1 core:2 pu:1",
-        "pack:2 l3:1 core:2 pu:2",
-        "pack:1 l2:2 core:2 pu:1 node=l2 lat.l2=12.5",
-        "pack:2 core:2 pu:1 lat.machine=300 lat.core=0",
-        "pack:1 die:2 core:2 pu:1 node=die",
-    };
-    auto shape = [&] { return shapes[uniform(0, static_cast<std::uint32_t>(shapes.size() - 1))]; };
-    auto latency = [&] { return fmt::format("{}", uniform(0, 400) / 4.0); };
-
-    std::string s = fmt::format("name ranged {}\n", uniform(0, 999));
-    if (uniform(0, 1)) {
-        s += fmt::format("machines node[001-120] {}\n", shape());
-    } else {
-        const std::uint32_t split = uniform(1, 119);
-        s += fmt::format("machines node[001-{:03}] {}\n", split, shape());
-        s += fmt::format("machines node[{:03}-120] {}\n", split + 1, shape());
-    }
-    const std::vector<std::string> odd = {"a", "n07", "n8", "x10", "x010"};
-    const bool same = uniform(0, 1); // the same type makes them tempting to fold
-    const std::string common = shape();
-    for (const std::string& n : odd)
-        s += fmt::format("machine {} {}\n", n, same ? common : shape());
-    s += fmt::format("machines r[1-3]-ib {}\n", shape());
-
-    std::vector<std::string> machines;
-    for (int i = 1; i <= 120; ++i) machines.push_back(fmt::format("node{:03}", i));
-    for (const std::string& n : odd) machines.push_back(n);
-    for (int i = 1; i <= 3; ++i) machines.push_back(fmt::format("r{}-ib", i));
-
-    for (int i = 0; i < 10; ++i) s += fmt::format("switch leaf{}\n", i);
-    s += "switch spine\n";
-    for (const std::string& m : machines) {
-        s += fmt::format("link {} leaf{} {}", m, uniform(0, 9), latency());
-        if (uniform(0, 2) == 0) s += " bandwidth=100";
-        if (uniform(0, 3) == 0) s += fmt::format(" count={}", uniform(2, 4));
-        s += '\n';
-    }
-    for (int i = 0; i < 10; ++i)
-        s += fmt::format("link leaf{} spine {} bandwidth=200 count={}\n", i, latency(),
-                         uniform(1, 8));
-    for (int i = 0; i + 1 < 10; ++i)
-        if (uniform(0, 2) == 0) s += fmt::format("link leaf{} leaf{} {}\n", i, i + 1, latency());
-    return s;
+    return test::ranged_description(rng, {.node_ranges = true});
 }
 
 // Every query answered identically by the two clusters.
