@@ -90,7 +90,8 @@ std::unique_ptr<Family> make_torus(std::vector<std::uint32_t> dims,
                                    std::uint32_t concentration = 0);
 std::unique_ptr<Family> make_hypercube(std::uint32_t dim, std::uint32_t concentration = 0);
 // a = 0 and h = 0 pick the balanced a = 2p, h = p; g = 0 picks the largest,
-// a*h+1 groups (one global link between every pair).
+// a*h+1 groups (one global link between every pair). g must exceed h (when
+// g > 1) so that a router's h global links reach h different groups.
 std::unique_ptr<Family> make_dragonfly(std::uint32_t p, std::uint32_t a, std::uint32_t h,
                                        std::uint32_t g = 0);
 std::unique_ptr<Family> make_butterfly(std::uint32_t k, std::uint32_t n); // k-ary n-fly

@@ -101,13 +101,14 @@ std::unique_ptr<Family> make_slimfly(std::uint32_t q, std::uint32_t p) {
         throw UsageError(fmt::format("slimfly --q {}: q = 2 has no McKay-Miller-Siran graph; "
                                      "use q >= 3",
                                      q));
-    // 2q^2 routers within the ids, and GF(q)'s tables small.
-    if (q > 40000)
-        throw UsageError(
-            fmt::format("slimfly --q {}: 2q^2 routers, beyond nettopo's 32-bit ids", q));
     const std::uint32_t delta_mod = q % 4;
-    const std::uint32_t radix = (3 * q - (delta_mod == 1 ? 1 : 0) + (delta_mod == 3 ? 1 : 0)) / 2;
-    if (p == 0) p = (radix + 1) / 2;
+    const std::uint64_t radix =
+        (3 * std::uint64_t{q} - (delta_mod == 1 ? 1 : 0) + (delta_mod == 3 ? 1 : 0)) / 2;
+    // q^2 * k' links must fit the ids: refuse before building GF(q)'s tables.
+    if (std::uint64_t{q} * q * radix > detail::max_links)
+        throw UsageError(fmt::format("slimfly --q {}: {} links, beyond nettopo's 32-bit ids", q,
+                                     std::uint64_t{q} * q * radix));
+    if (p == 0) p = static_cast<std::uint32_t>((radix + 1) / 2);
     std::string spec = fmt::format("slimfly --q {} --p {}", q, p);
     return detail::attach_machines(std::make_unique<SlimFly>(q, *pp), spec, p);
 }
