@@ -40,7 +40,7 @@ _nettopo_gen() {
     _init_completion -n = || return
     local families="fat-tree tree mesh torus hypercube dragonfly butterfly slimfly complete ring"
     local common="--preset --machine --machine-xml --node-level --latency --bandwidth -o --output
-        --describe --name --summary -q --quiet -h --help"
+        --describe --name --summary --verify --verify-sources -q --quiet -h --help"
     case "$prev" in
         -o|--output|--machine-xml) _filedir; return ;;
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
@@ -50,7 +50,7 @@ _nettopo_gen() {
             COMPREPLY=($(compgen -W "host-switch= switch-switch= local= global= all=" -- "$cur"))
             compopt -o nospace
             return ;;
-        --machine|--name|--k|--n|--xgft|--levels|--concentration|--dims|--dim|--p|--a|--h|--g|--q|--machines)
+        --machine|--name|--k|--n|--xgft|--levels|--concentration|--dims|--dim|--p|--a|--h|--g|--q|--machines|--verify-sources)
             return ;;
     esac
     # The family, if one is given; a preset takes its place.

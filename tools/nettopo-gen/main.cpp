@@ -3,6 +3,7 @@
 #include "nettopo/archive.hpp"
 #include "nettopo/description.hpp"
 #include "nettopo/error.hpp"
+#include "nettopo/family_check.hpp"
 #include "nettopo/generate.hpp"
 #include "nettopo/progress.hpp"
 #include "nettopo/report.hpp"
@@ -21,7 +22,8 @@ using namespace nettopo;
 struct Options {
     std::string preset, machine, machine_xml, node_level = "auto", output, name;
     std::vector<std::string> latencies, bandwidths;
-    bool describe = false, summary = false, quiet = false;
+    bool describe = false, summary = false, quiet = false, verify = false;
+    std::uint32_t verify_sources = 16;
     // Family parameters; 0 = not given.
     std::uint32_t k = 0, n = 0, levels = 0, dim = 0, concentration = 0, p = 0, a = 0, h = 0, g = 0,
                   q = 0, machines = 0;
@@ -144,6 +146,30 @@ const std::vector<FamilyCommand>& families() {
     return table;
 }
 
+// Before anything is written: a cluster that contradicts its own formulas is
+// a bug to report, not an archive to hand on.
+void verify(const Family& family, const Cluster& cluster, const Options& o, Progress& progress) {
+    FamilyCheckOptions options;
+    options.sources = o.verify_sources;
+    options.progress = &progress;
+    const FamilyCheck check = check_family(family, cluster, options);
+    if (!check.ok()) {
+        std::string text = fmt::format("{}: {} disagreement(s) between the formulas and the built "
+                                       "network (a bug in nettopo; please report it):",
+                                       family.spec(), check.num_problems);
+        for (const auto& p : check.problems) fmt::format_to(std::back_inserter(text), "\n  {}", p);
+        throw Error(text);
+    }
+    if (!o.quiet)
+        std::cerr << fmt::format(
+            "nettopo-gen: verified {}: counts, {} degrees and {} hop counts from {} {} "
+            "({} BFS){} agree with the formulas\n",
+            family.spec(), cluster.network().num_vertices(), check.pairs, check.sources,
+            check.all_sources ? "machines (all)" : "sampled machines",
+            family.hop_rule() == HopRule::Shortest ? "equal to" : "minimal routing, at least",
+            check.all_sources ? ", and the diameter" : "");
+}
+
 int generate_cluster(const Options& o, const Factory& make) {
     const std::string output = o.output.empty() ? (o.describe ? "-" : "net_topo.xml") : o.output;
     if (output == "-" && o.summary)
@@ -170,6 +196,7 @@ int generate_cluster(const Options& o, const Factory& make) {
     TerminalProgress progress("nettopo-gen");
     options.progress = &progress;
     const Cluster cluster = generate(*family, machine, options);
+    if (o.verify) verify(*family, cluster, o, progress);
     if (o.describe)
         save_description(cluster, output, &progress);
     else
@@ -213,6 +240,12 @@ int main(int argc, char** argv) {
     app.add_option("--name", o.name, "Name of the cluster (default: the family and parameters)");
     app.add_flag("--summary", o.summary, "Print the summary of the result");
     app.add_flag("-q,--quiet", o.quiet, "Do not report what was written");
+    app.add_flag("--verify", o.verify,
+                 "Check the family's formulas (counts, degrees, hop counts, diameter) against "
+                 "the built network and BFS before writing; exit 1 if they disagree");
+    app.add_option("--verify-sources", o.verify_sources,
+                   "Machines BFS starts from for --verify (all when there are no more)")
+        ->capture_default_str();
     app.footer("Families take the options above too, before or after their own.\n"
                "Exit status: 0 success, 1 bad input data, 2 bad usage.");
     app.require_subcommand(0, 1);
