@@ -71,6 +71,12 @@ private:
 
 } // namespace
 
+std::string direct_spec(std::string family_and_params, std::uint32_t concentration) {
+    if (concentration)
+        fmt::format_to(std::back_inserter(family_and_params), " --concentration {}", concentration);
+    return family_and_params;
+}
+
 std::unique_ptr<Family> attach_machines(std::unique_ptr<RouterGraph> graph, std::string spec,
                                         std::uint32_t concentration) {
     return std::make_unique<AttachedMachines>(std::move(graph), std::move(spec), concentration);

@@ -43,8 +43,7 @@ private:
 } // namespace
 
 std::unique_ptr<Family> make_binary_tree(std::uint32_t levels, std::uint32_t concentration) {
-    std::string spec = fmt::format("tree --levels {}", levels);
-    if (concentration) spec += fmt::format(" --concentration {}", concentration);
+    std::string spec = detail::direct_spec(fmt::format("tree --levels {}", levels), concentration);
     detail::require_at_least("tree", "--levels", levels, 1);
     if (levels > 31)
         throw UsageError(

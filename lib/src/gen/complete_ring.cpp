@@ -47,8 +47,8 @@ private:
 };
 
 std::string spec_of(std::string_view family, std::uint32_t n, std::uint32_t concentration) {
-    std::string spec = fmt::format("{} --machines {}", family, n);
-    if (concentration) spec += fmt::format(" --concentration {}", concentration);
+    std::string spec =
+        detail::direct_spec(fmt::format("{} --machines {}", family, n), concentration);
     detail::require_at_least(family, "--machines", n, 1);
     return spec;
 }

@@ -88,8 +88,8 @@ private:
 
 std::unique_ptr<Family> make_grid(std::vector<std::uint32_t> dims, bool torus,
                                   std::uint32_t concentration) {
-    std::string spec = fmt::format("{} --dims {}", torus ? "torus" : "mesh", fmt::join(dims, "x"));
-    if (concentration) spec += fmt::format(" --concentration {}", concentration);
+    std::string spec = detail::direct_spec(
+        fmt::format("{} --dims {}", torus ? "torus" : "mesh", fmt::join(dims, "x")), concentration);
     return detail::attach_machines(std::make_unique<Grid>(std::move(dims), torus, spec), spec,
                                    concentration);
 }

@@ -32,8 +32,7 @@ private:
 } // namespace
 
 std::unique_ptr<Family> make_hypercube(std::uint32_t dim, std::uint32_t concentration) {
-    std::string spec = fmt::format("hypercube --dim {}", dim);
-    if (concentration) spec += fmt::format(" --concentration {}", concentration);
+    std::string spec = detail::direct_spec(fmt::format("hypercube --dim {}", dim), concentration);
     detail::require_at_least("hypercube", "--dim", dim, 1);
     // 2^31 routers already pass the 32-bit vertex ids.
     if (dim > 30)

@@ -27,6 +27,10 @@ public:
     virtual void for_each_link(const LinkFn& fn) const = 0;
 };
 
+// The spec of a direct network: its family and parameters, then the
+// concentration when there is one.
+std::string direct_spec(std::string family_and_params, std::uint32_t concentration);
+
 // `spec` is the whole nettopo-gen parameter text; `concentration` 0 makes the
 // routers the machines. Checks the totals against the id limits.
 std::unique_ptr<Family> attach_machines(std::unique_ptr<RouterGraph> graph, std::string spec,
