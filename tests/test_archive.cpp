@@ -1,9 +1,12 @@
 // The XML archive: exact round trips of random and real clusters, a
-// deterministic writer, name-run compression, located errors for malformed
-// archives, and atomic saving.
+// deterministic writer, name-run compression, link lines that leave out
+// repeated fields (version 2) and version 1 archives still read, located
+// errors for malformed archives, and atomic saving.
 #include "nettopo/archive.hpp"
 #include "nettopo/description.hpp"
 #include "nettopo/error.hpp"
+#include "nettopo/family.hpp"
+#include "nettopo/generate.hpp"
 #include "nettopo/input.hpp"
 #include "nettopo/query.hpp"
 #include "nettopo/report.hpp"
@@ -15,6 +18,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -206,6 +210,49 @@ std::string replace_once(std::string text, const std::string& from, const std::s
     return text;
 }
 
+// The text of <links>, between the start and end tags.
+std::pair<std::size_t, std::size_t> links_body(const std::string& text) {
+    const auto start = text.find("<links count=");
+    REQUIRE(start != std::string::npos);
+    const auto begin = text.find('>', start) + 1;
+    const auto end = text.find("</links>", begin);
+    REQUIRE(end != std::string::npos);
+    return {begin, end};
+}
+
+// The fields of each non-blank link line, as written.
+std::vector<std::vector<std::string>> link_fields(const std::string& text) {
+    const auto [begin, end] = links_body(text);
+    std::istringstream in(text.substr(begin, end - begin));
+    std::vector<std::vector<std::string>> lines;
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream words(line);
+        std::vector<std::string> f;
+        for (std::string w; words >> w;) f.push_back(w);
+        if (!f.empty()) lines.push_back(std::move(f));
+    }
+    return lines;
+}
+
+// A version 2 archive rewritten as version 1 would have written it: every
+// link line complete, the left-out fields repeated from the line above.
+std::string to_version_1(const std::string& v2) {
+    std::string text = replace_once(v2, "<nettopo version=\"2\" ", "<nettopo version=\"1\" ");
+    std::string body = "\n";
+    std::vector<std::string> previous;
+    for (std::vector<std::string> f : link_fields(text)) {
+        REQUIRE(f.size() >= 2);
+        REQUIRE(f.size() <= 5);
+        REQUIRE(previous.size() + f.size() >= 5); // the first line is complete
+        for (std::size_t i = f.size(); i < 5; ++i) f.push_back(previous[i]);
+        body += fmt::format("{}\n", fmt::join(f, " "));
+        previous = std::move(f);
+    }
+    const auto [begin, end] = links_body(text);
+    text.replace(begin, end - begin, body);
+    return text;
+}
+
 struct ArchiveFailure {
     std::string message;
     std::string file;
@@ -226,7 +273,7 @@ ArchiveFailure archive_error(const std::string& text) {
 
 TEST_CASE("archive: 200 random clusters round-trip exactly and deterministically", "[archive]") {
     std::mt19937_64 rng(0x5eed'a4c1);
-    int ranged = 0, disconnected = 0;
+    int ranged = 0, disconnected = 0, short_lines = 0;
     for (int i = 0; i < 200; ++i) {
         INFO("cluster #" << i);
         std::string text;
@@ -251,6 +298,13 @@ TEST_CASE("archive: 200 random clusters round-trip exactly and deterministically
         // Determinism: writing the loaded cluster gives the same bytes.
         CHECK(archive_text(y) == saved);
         CHECK(archive_text(x) == saved);
+        // The same archive in version 1 (complete link lines) loads the same.
+        const std::string v1 = to_version_1(saved);
+        const Cluster z = from_archive_text(v1);
+        require_same_cluster(x, z, rng);
+        CHECK(archive_text(z) == saved);
+        for (const auto& f : link_fields(saved)) short_lines += f.size() < 5;
+        for (const auto& f : link_fields(v1)) CHECK(f.size() == 5);
         // And the archive still answers like the specification says.
         if (spec) {
             const test::Oracle oracle(*spec);
@@ -274,7 +328,8 @@ TEST_CASE("archive: 200 random clusters round-trip exactly and deterministically
         }
     }
     CHECK(ranged == 50);
-    CHECK(disconnected > 0); // disconnected networks are archived too
+    CHECK(disconnected > 0);  // disconnected networks are archived too
+    CHECK(short_lines > 100); // and lines leaving out repeated fields were read
 }
 
 TEST_CASE("archive: name runs are folded, other names are not", "[archive]") {
@@ -356,8 +411,9 @@ TEST_CASE("archive: exact numbers, escaped text and unusual names round-trip", "
     CHECK_THAT(saved, Contains("<machine name=\"a&amp;b\""));
     // Purely numeric names fold with an empty prefix.
     CHECK_THAT(saved, Contains("<machines prefix=\"\" first=\"11\" count=\"3\" width=\"0\""));
-    CHECK_THAT(saved, Contains("\n1 6 1e-07 1e+20 1\n"));
-    CHECK_THAT(saved, Contains("\n2 6 123456789.123 0 7\n"));
+    // Trailing fields equal to the previous link's are left out.
+    CHECK_THAT(saved, Contains("\n0 6 0.1 0 1\n1 6 1e-07 1e+20\n2 6 123456789.123 0 7\n"
+                               "3 6 2.5e-07 0.3 1\n4 6 0 0\n5 6 4\n"));
     CHECK_THAT(saved, Contains("L3=\"0.1\""));
     std::mt19937_64 rng(11);
     const Cluster y = from_archive_text(saved);
@@ -390,7 +446,7 @@ TEST_CASE("archive: numbers are written without a sign, even a negative zero", "
     const std::string saved = archive_text(x);
     INFO(saved);
     CHECK_THAT(saved, Contains("\n0 1 0 0 1\n"));
-    CHECK_THAT(saved, Contains("\n1 2 0 0 1\n"));
+    CHECK_THAT(saved, Contains("\n1 2\n")); // the same latency: -0 was stored as 0
     CHECK_THAT(saved, Contains("Machine=\"0\""));
     CHECK(saved.find("=\"-") == std::string::npos);
     CHECK(saved.find(" -") == std::string::npos);
@@ -402,26 +458,137 @@ TEST_CASE("archive: numbers are written without a sign, even a negative zero", "
     CHECK(archive_text(y) == saved);
 }
 
+TEST_CASE("archive: version 2 link lines leave out the trailing fields that repeat", "[archive]") {
+    const Cluster x = parse_description("machines n[0-5] core:1 pu:1\n"
+                                        "switch s\n"
+                                        "switch t\n"
+                                        "link n0 s 5 bandwidth=100\n"
+                                        "link n1 s 5 bandwidth=100\n"
+                                        "link n2 s 7 bandwidth=100\n"
+                                        "link n3 s 7 bandwidth=25\n"
+                                        "link n4 s 7 bandwidth=25 count=2\n"
+                                        "link n5 t 7 bandwidth=25 count=2\n"
+                                        "link s t 7 bandwidth=25\n",
+                                        false);
+    const std::string saved = archive_text(x);
+    INFO(saved);
+    CHECK_THAT(saved, StartsWith("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                                 "<nettopo version=\"2\" "));
+    // The first line is complete; then a changed field is written with the
+    // fields before it, and a changed multiplicity with all three.
+    CHECK_THAT(saved, Contains("<links count=\"7\">\n"
+                               "0 6 5 100 1\n"
+                               "1 6\n"
+                               "2 6 7\n"
+                               "3 6 7 25\n"
+                               "4 6 7 25 2\n"
+                               "5 7\n"
+                               "6 7 7 25 1\n"
+                               "</links>"));
+    std::mt19937_64 rng(21);
+    const Cluster y = from_archive_text(saved);
+    require_same_cluster(x, y, rng);
+    CHECK(archive_text(y) == saved);
+    const auto links = y.network().links();
+    REQUIRE(links.size() == 7);
+    CHECK(links[1].latency_ns == 5);
+    CHECK(links[1].bandwidth_gbps == 100);
+    CHECK(links[2].latency_ns == 7);
+    CHECK(links[2].bandwidth_gbps == 100);
+    CHECK(links[3].bandwidth_gbps == 25);
+    CHECK(links[3].multiplicity == 1);
+    CHECK(links[5].latency_ns == 7);
+    CHECK(links[5].bandwidth_gbps == 25);
+    CHECK(links[5].multiplicity == 2);
+    CHECK(links[6].multiplicity == 1);
+
+    SECTION("complete lines, blanks and tabs read the same") {
+        const auto [begin, end] = links_body(saved);
+        std::string text = saved;
+        text.replace(begin, end - begin,
+                     "\n\n  0 6 5 100 1 \n1 6\t\n\n2\t6 7\n3 6 7 25\n4 6 7 25 2\n"
+                     "5 7 7 25 2\n6 7 7 25 1\n  \n");
+        const Cluster z = from_archive_text(text);
+        require_same_cluster(x, z, rng);
+        CHECK(archive_text(z) == saved); // written back in the short form
+    }
+    SECTION("the same archive in version 1") {
+        const std::string v1 = to_version_1(saved);
+        CHECK_THAT(v1, Contains("<links count=\"7\">\n"
+                                "0 6 5 100 1\n"
+                                "1 6 5 100 1\n"
+                                "2 6 7 100 1\n"
+                                "3 6 7 25 1\n"
+                                "4 6 7 25 2\n"
+                                "5 7 7 25 2\n"
+                                "6 7 7 25 1\n"
+                                "</links>"));
+        const Cluster z = from_archive_text(v1);
+        require_same_cluster(x, z, rng);
+        CHECK(archive_text(z) == saved);
+    }
+}
+
+TEST_CASE("archive: a generated fat-tree's two link classes round-trip exactly", "[archive]") {
+    // Host-switch links 200 ns and 200 Gbit/s, switch-switch 100 ns and
+    // 100 Gbit/s: the links are sorted by endpoints, machines first, so one
+    // complete line starts the host links and one line changes the class.
+    GenerateOptions o;
+    set_link_class(o.links, LinkField::Latency, "host-switch=200");
+    set_link_class(o.links, LinkField::Latency, "switch-switch=100");
+    set_link_class(o.links, LinkField::Bandwidth, "host-switch=200");
+    set_link_class(o.links, LinkField::Bandwidth, "switch-switch=100");
+    const Cluster x = generate(*make_fat_tree(4, 3), synthetic_machine("pu:1", NodeLevel{}), o);
+    REQUIRE(x.num_machines() == 64);
+    REQUIRE(x.num_net_links() == 192);
+    const std::string saved = archive_text(x);
+    INFO(saved);
+    const auto lines = link_fields(saved);
+    REQUIRE(lines.size() == 192);
+    std::vector<std::size_t> by_size(6);
+    for (const auto& f : lines) ++by_size[f.size()];
+    CHECK(by_size == std::vector<std::size_t>{0, 0, 190, 0, 1, 1});
+    CHECK(lines[0] == std::vector<std::string>{"0", "64", "200", "200", "1"});
+    CHECK(lines[64] == std::vector<std::string>{lines[64][0], lines[64][1], "100", "100"});
+
+    std::mt19937_64 rng(22);
+    const Cluster y = from_archive_text(saved);
+    require_same_cluster(x, y, rng);
+    CHECK(archive_text(y) == saved);
+    std::size_t host_links = 0;
+    for (const Link& l : y.network().links()) {
+        const bool host = y.network().is_machine(l.a) || y.network().is_machine(l.b);
+        host_links += host;
+        CHECK(l.latency_ns == (host ? 200 : 100));
+        CHECK(l.bandwidth_gbps == (host ? 200 : 100));
+        CHECK(l.multiplicity == 1);
+    }
+    CHECK(host_links == 64);
+
+    const std::string v1 = to_version_1(saved);
+    CHECK(saved.size() < v1.size());
+    const Cluster z = from_archive_text(v1);
+    require_same_cluster(x, z, rng);
+    CHECK(archive_text(z) == saved);
+}
+
 TEST_CASE("archive: inconsistent names and links are rejected with their line", "[archive]") {
     const Cluster example = parse_description(example_description, false);
     const std::string good = archive_text(example);
-    REQUIRE(good.find("\n0 2 4 0 1\n1 2 4 0 1\n") != std::string::npos);
+    REQUIRE(good.find("\n0 2 4 0 1\n1 2\n") != std::string::npos);
     const std::size_t second_link = line_of(good, "\n0 2 4 0 1\n") + 2;
 
     SECTION("a link joining a vertex to itself") {
-        const ArchiveFailure f =
-            archive_error(replace_once(good, "\n1 2 4 0 1\n", "\n1 1 4 0 1\n"));
+        const ArchiveFailure f = archive_error(replace_once(good, "\n1 2\n", "\n1 1\n"));
         CHECK(f.line == second_link);
         CHECK_THAT(f.message, Contains("itself"));
     }
     SECTION("a zero multiplicity") {
-        const ArchiveFailure f =
-            archive_error(replace_once(good, "\n1 2 4 0 1\n", "\n1 2 4 0 0\n"));
+        const ArchiveFailure f = archive_error(replace_once(good, "\n1 2\n", "\n1 2 4 0 0\n"));
         CHECK(f.line == second_link);
     }
     SECTION("a second link between the same vertices") {
-        const ArchiveFailure f =
-            archive_error(replace_once(good, "\n1 2 4 0 1\n", "\n2 0 4 0 1\n"));
+        const ArchiveFailure f = archive_error(replace_once(good, "\n1 2\n", "\n2 0\n"));
         CHECK_THAT(f.message, Contains("duplicate link"));
         CHECK_THAT(f.message, StartsWith("bad.xml:"));
         CHECK(f.line == second_link);
@@ -492,7 +659,7 @@ TEST_CASE("archive: malformed archives are rejected with file and line", "[archi
     // The archive of the documentation's example, line by line.
     REQUIRE(line_of(good, "<nettopo ") == 2);
     const std::size_t links_line = line_of(good, "<links count=\"2\">");
-    REQUIRE(good.find("\n0 2 4 0 1\n1 2 4 0 1\n") != std::string::npos);
+    REQUIRE(good.find("\n0 2 4 0 1\n1 2\n") != std::string::npos);
     const std::size_t first_link = line_of(good, "\n0 2 4 0 1\n") + 1;
     const std::size_t second_link = first_link + 1;
     CHECK(first_link == links_line + 1);
@@ -518,11 +685,15 @@ TEST_CASE("archive: malformed archives are rejected with file and line", "[archi
         CHECK_THAT(f.message, Contains("<topology>"));
     }
     SECTION("a newer version") {
-        const std::string text = replace_once(good, "version=\"1\" name=", "version=\"2\" name=");
+        const std::string text = replace_once(good, "version=\"2\" name=", "version=\"3\" name=");
         const ArchiveFailure f = archive_error(text);
         CHECK_THAT(f.message, StartsWith("bad.xml:2: "));
-        CHECK_THAT(f.message, Contains("newer"));
-        CHECK_THAT(f.message, Contains("2"));
+        CHECK_THAT(f.message, Contains("version 3 is newer"));
+        CHECK_THAT(f.message, Contains("(version 2)"));
+    }
+    SECTION("version 0") {
+        const std::string text = replace_once(good, "version=\"2\" name=", "version=\"0\" name=");
+        check_failure(archive_error(text), 2, "version must be >= 1");
     }
     SECTION("missing <links>") {
         const auto begin = good.find("  <links count");
@@ -535,10 +706,48 @@ TEST_CASE("archive: malformed archives are rejected with file and line", "[archi
         CHECK_THAT(f.message, StartsWith("bad.xml:2: "));
         CHECK_THAT(f.message, Contains("<links>"));
     }
-    SECTION("a link line with 4 fields") {
-        const std::string text = replace_once(good, "\n1 2 4 0 1\n", "\n1 2 4 0\n");
+    SECTION("a link line with 6 fields") {
+        const std::string text = replace_once(good, "\n1 2\n", "\n1 2 4 0 1 1\n");
         const ArchiveFailure f = archive_error(text);
-        check_failure(f, second_link, "A B LATENCY_NS");
+        check_failure(f, second_link, "A B [LATENCY_NS [BANDWIDTH_GBPS [MULTIPLICITY]]]");
+    }
+    SECTION("a link line with 1 field") {
+        const std::string text = replace_once(good, "\n1 2\n", "\n1\n");
+        const ArchiveFailure f = archive_error(text);
+        check_failure(f, second_link, "A B [LATENCY_NS [BANDWIDTH_GBPS [MULTIPLICITY]]]");
+    }
+    SECTION("a short first link line: nothing to repeat") {
+        for (const char* first : {"\n0 2\n", "\n0 2 4\n", "\n0 2 4 0\n"}) {
+            INFO(first);
+            const std::string text = replace_once(good, "\n0 2 4 0 1\n", first);
+            const ArchiveFailure f = archive_error(text);
+            check_failure(f, first_link, "the first link must give all five fields");
+        }
+    }
+    SECTION("a short first link line after blank lines") {
+        const std::string text = replace_once(good, "\n0 2 4 0 1\n", "\n\n  \n0 2 4\n");
+        const ArchiveFailure f = archive_error(text);
+        check_failure(f, first_link + 2, "the first link must give all five fields");
+    }
+    SECTION("a bad field in a short line") {
+        const std::string text = replace_once(good, "\n1 2\n", "\n1 2 x\n");
+        check_failure(archive_error(text), second_link, "bad latency");
+        const std::string text2 = replace_once(good, "\n1 2\n", "\n1 2 4 0 x\n");
+        check_failure(archive_error(text2), second_link, "multiplicity");
+    }
+    SECTION("a short link line in a version 1 archive") {
+        const std::string text = replace_once(good, "version=\"2\" name=", "version=\"1\" name=");
+        const ArchiveFailure f = archive_error(text);
+        check_failure(f, second_link,
+                      "expected a link as 'A B LATENCY_NS BANDWIDTH_GBPS MULTIPLICITY'");
+        // Complete, the same lines are a good version 1 archive.
+        REQUIRE_NOTHROW(from_archive_text(replace_once(text, "\n1 2\n", "\n1 2 4 0 1\n")));
+    }
+    SECTION("a link line with 4 fields in a version 1 archive") {
+        const std::string text =
+            replace_once(replace_once(good, "version=\"2\" name=", "version=\"1\" name="),
+                         "\n1 2\n", "\n1 2 4 0\n");
+        check_failure(archive_error(text), second_link, "A B LATENCY_NS");
     }
     SECTION("a link to a vertex out of range") {
         const std::string text = replace_once(good, "\n0 2 4 0 1\n", "\n0 3 4 0 1\n");
@@ -567,7 +776,7 @@ TEST_CASE("archive: malformed archives are rejected with file and line", "[archi
         check_failure(f, line, "Bogus");
     }
     SECTION("a negative link latency") {
-        const std::string text = replace_once(good, "\n1 2 4 0 1\n", "\n1 2 -4 0 1\n");
+        const std::string text = replace_once(good, "\n1 2\n", "\n1 2 -4\n");
         const ArchiveFailure f = archive_error(text);
         check_failure(f, second_link, "latency");
     }

@@ -1,6 +1,7 @@
 // The nettopo XML archive (format: share/doc/archive-format.md, schema:
 // share/schema/nettopo-archive.xsd). Deterministic, compact (types stored once,
-// runs of machines stored as name ranges, links as one flat list) and exact.
+// runs of machines stored as name ranges, links as one flat list whose lines
+// leave out the fields that repeat the line above) and exact.
 #pragma once
 
 #include "nettopo/cluster.hpp"
@@ -12,7 +13,9 @@
 
 namespace nettopo {
 
-inline constexpr int archive_version = 1;
+// The version written. Readers read every version from 1 up to this one.
+// 2: link lines may leave out trailing fields that repeat the previous line's.
+inline constexpr int archive_version = 2;
 
 void write_archive(const Cluster& cluster, std::ostream& out, Progress* progress = nullptr);
 // Writes to a temporary file beside `path` and renames it into place, so a

@@ -41,7 +41,7 @@ public:
         read_types(child(root, "types"), builder);
         read_machines(child(root, "machines"), builder);
         read_switches(child(root, "switches"), builder);
-        read_links(child(root, "links"), builder);
+        read_links(child(root, "links"), builder, version);
         try {
             // Whatever was accepted when the archive was written is loaded
             // back; connectivity is a check of assembly, not of reading.
@@ -264,7 +264,10 @@ private:
             switch_elements_);
     }
 
-    void read_links(pugi::xml_node links, ClusterBuilder& builder) {
+    // Version 1: every line is "A B LATENCY_NS BANDWIDTH_GBPS MULTIPLICITY".
+    // Version 2: a line may leave out trailing fields, which then repeat the
+    // previous line's; the first line gives all five.
+    void read_links(pugi::xml_node links, ClusterBuilder& builder, std::uint64_t version) {
         const std::string_view body = links.child_value();
         const pugi::xml_node text_node = links.first_child();
         std::size_t line = text_node ? line_of(text_node) : line_of(links);
@@ -272,9 +275,12 @@ private:
         std::uint64_t count = 0;
         std::vector<std::string_view> f;
         // The declared count is checked once the links are read; until then
-        // reserve no more than the text could hold (a link takes >= 10 bytes).
+        // reserve no more than the text could hold (a link takes >= 4 bytes).
         link_lines_.reserve(static_cast<std::size_t>(
-            std::min<std::uint64_t>(number(links, "count", max_id_count), body.size() / 10)));
+            std::min<std::uint64_t>(number(links, "count", max_id_count), body.size() / 4)));
+        const bool short_lines = version >= 2;
+        double lat = 0, bw = 0;
+        std::uint64_t mult = 0;
         std::size_t pos = 0;
         ProgressTicker tick(progress_, "reading the links", body.size());
         while (pos <= body.size()) {
@@ -286,15 +292,32 @@ private:
                                    [&](std::string_view t) { f.push_back(t); });
             if (!f.empty()) {
                 auto bad = [&](const std::string& msg) { throw InputError(source_, line, msg); };
-                if (f.size() != 5)
+                if (!short_lines && f.size() != 5)
                     bad("expected a link as 'A B LATENCY_NS BANDWIDTH_GBPS MULTIPLICITY'");
+                if (f.size() < 2 || f.size() > 5)
+                    bad("expected a link as 'A B [LATENCY_NS [BANDWIDTH_GBPS [MULTIPLICITY]]]'");
+                if (count == 0 && f.size() != 5)
+                    bad("the first link must give all five fields: "
+                        "'A B LATENCY_NS BANDWIDTH_GBPS MULTIPLICITY'");
                 const auto a = detail::parse_uint(f[0]), b = detail::parse_uint(f[1]);
                 if (!a || !b || *a >= vertices || *b >= vertices)
                     bad(fmt::format("link endpoints must be vertex indexes below {}", vertices));
-                const auto lat = detail::parse_double(f[2]), bw = detail::parse_double(f[3]);
-                const auto mult = detail::parse_uint(f[4]);
-                if (!lat || !bw || !mult || *mult >= max_id_count)
-                    bad("bad latency, bandwidth or multiplicity");
+                // Fields left out repeat the previous link's.
+                if (f.size() > 2) {
+                    const auto v = detail::parse_double(f[2]);
+                    if (!v) bad("bad latency, bandwidth or multiplicity");
+                    lat = *v;
+                }
+                if (f.size() > 3) {
+                    const auto v = detail::parse_double(f[3]);
+                    if (!v) bad("bad latency, bandwidth or multiplicity");
+                    bw = *v;
+                }
+                if (f.size() > 4) {
+                    const auto v = detail::parse_uint(f[4]);
+                    if (!v || *v >= max_id_count) bad("bad latency, bandwidth or multiplicity");
+                    mult = *v;
+                }
                 auto endpoint = [&](std::uint64_t v) {
                     return v < num_machines_
                                ? ClusterBuilder::Endpoint{false, static_cast<std::uint32_t>(v)}
@@ -302,8 +325,8 @@ private:
                                      true, static_cast<std::uint32_t>(v - num_machines_)};
                 };
                 try {
-                    builder.add_link(endpoint(*a), endpoint(*b), *lat, *bw,
-                                     static_cast<std::uint32_t>(*mult));
+                    builder.add_link(endpoint(*a), endpoint(*b), lat, bw,
+                                     static_cast<std::uint32_t>(mult));
                 } catch (const InputError& err) {
                     bad(err.what());
                 }

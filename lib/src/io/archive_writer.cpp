@@ -101,14 +101,25 @@ void write_archive(const Cluster& c, std::ostream& out, Progress* progress) {
     pugi::xml_node links = root.append_child("links");
     links.append_attribute("count") = static_cast<unsigned long long>(c.num_net_links());
     std::string text = "\n";
-    text.reserve(c.num_net_links() * 24 + 1);
+    text.reserve(c.num_net_links() * 16 + 1);
     ProgressTicker tick(progress, "writing the links", c.num_net_links());
     std::uint64_t written = 0;
+    const Link* prev = nullptr;
     for (const Link& l : c.network().links()) {
         tick(++written);
-        fmt::format_to(std::back_inserter(text), "{} {} {} {} {}\n", l.a.value, l.b.value,
-                       format_number(l.latency_ns), format_number(l.bandwidth_gbps),
-                       l.multiplicity);
+        // Version 2: the trailing fields equal to the previous line's are
+        // left out, and the reader repeats them. Links hold no -0 (the
+        // builder makes it 0), so equal numbers are identical numbers.
+        const int fields = !prev || l.multiplicity != prev->multiplicity ? 3
+                           : l.bandwidth_gbps != prev->bandwidth_gbps    ? 2
+                           : l.latency_ns != prev->latency_ns            ? 1
+                                                                         : 0;
+        auto it = fmt::format_to(std::back_inserter(text), "{} {}", l.a.value, l.b.value);
+        if (fields >= 1) it = fmt::format_to(it, " {}", format_number(l.latency_ns));
+        if (fields >= 2) it = fmt::format_to(it, " {}", format_number(l.bandwidth_gbps));
+        if (fields >= 3) it = fmt::format_to(it, " {}", l.multiplicity);
+        text += '\n';
+        prev = &l;
     }
     links.append_child(pugi::node_pcdata).set_value(text.c_str());
 
