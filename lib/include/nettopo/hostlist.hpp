@@ -1,0 +1,21 @@
+// Slurm hostlist expressions: "tux[0-3,12,18-20]", "node[01-04]" (zero
+// padding kept), "a,b,rack[1-2]n[1-2]" (several bracket groups expand as a
+// product, leftmost varying slowest, as Slurm does).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nettopo {
+
+// UsageError-free: throws InputError (no location) on a malformed expression;
+// readers add the file and line.
+std::vector<std::string> expand_hostlist(std::string_view expression);
+
+// The shortest usual expression for these names, in their order: runs of
+// consecutive numbers with one prefix and padding folded into ranges.
+// expand_hostlist(compress_hostlist(names)) == names.
+std::string compress_hostlist(const std::vector<std::string>& names);
+
+} // namespace nettopo
