@@ -4,16 +4,23 @@
 #include "nettopo/cluster.hpp"
 
 #include <ostream>
+#include <string>
 
 namespace nettopo {
 
 // The network must be tree-shaped as Slurm's topology/tree plugin sees it:
-// every machine is linked to exactly one switch and to no machine, and the
-// switches form a hierarchy (a switch may have several parents, as Slurm
-// allows). One line per switch: "SwitchName=S Switches=<hostlist>" or
-// "SwitchName=S Nodes=<hostlist>" (both when it has both), leaves first,
-// then upwards. read_slurm_topology gives back the same switches, machines
-// and links. Throws UsageError naming what is not tree-shaped.
+// machines are linked only to switches (a machine may hang off several, as
+// Slurm allows), every switch leads down to machines, and no switch has both
+// machines and child switches (Slurm rejects that). One line per switch:
+// "SwitchName=S Switches=<hostlist>" or "SwitchName=S Nodes=<hostlist>",
+// leaves first, then upwards; of two linked switches the one farther from
+// the machines is the parent. Latencies, bandwidths and cable counts are not
+// written. read_slurm_topology gives back the same switches, machines and
+// links. Throws UsageError naming what is not tree-shaped.
 void write_slurm_topology(const Cluster& cluster, std::ostream& out);
+
+// write_slurm_topology to a file, atomically ("-": stdout); the text is
+// checked whole before anything is written.
+void save_slurm_topology(const Cluster& cluster, const std::string& path);
 
 } // namespace nettopo
