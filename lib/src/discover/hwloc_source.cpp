@@ -1,6 +1,7 @@
 #include "nettopo/hwloc_source.hpp"
 
 #include "hwloc_buffer.hpp"
+#include "hwloc_convert.hpp"
 #include "isolated.hpp"
 #include "nettopo/error.hpp"
 #include "synthetic_check.hpp"
@@ -16,20 +17,10 @@
 
 namespace nettopo {
 
+using detail::make_topology;
+using detail::Topology;
+
 namespace {
-
-struct TopologyDeleter {
-    void operator()(hwloc_topology* t) const { hwloc_topology_destroy(t); }
-};
-using Topology = std::unique_ptr<hwloc_topology, TopologyDeleter>;
-
-Topology make_topology() {
-    hwloc_topology_t t = nullptr;
-    if (hwloc_topology_init(&t) != 0) throw Error("hwloc_topology_init failed");
-    // lstopo shows instruction caches; hwloc's library default hides them.
-    hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL);
-    return Topology(t);
-}
 
 std::optional<ObjectType> convert_type(hwloc_obj_type_t t) {
     switch (t) {
@@ -111,6 +102,20 @@ std::string hostname_of(hwloc_topology_t topo) {
 }
 
 } // namespace
+
+namespace detail {
+Topology make_topology() {
+    hwloc_topology_t t = nullptr;
+    if (hwloc_topology_init(&t) != 0) throw Error("hwloc_topology_init failed");
+    // lstopo shows instruction caches; hwloc's library default hides them.
+    hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL);
+    return Topology(t);
+}
+
+HwlocMachine machine_of(hwloc_topology_t topology) {
+    return HwlocMachine{convert(topology), hostname_of(topology)};
+}
+} // namespace detail
 
 MachineTree tree_from_synthetic(std::string_view description) {
     const std::uint64_t pus = detail::check_synthetic(description);

@@ -1,6 +1,7 @@
 #include "nettopo/input.hpp"
 
 #include "../discover/hwloc_buffer.hpp"
+#include "../discover/hwloc_xml_check.hpp"
 #include "nettopo/cluster_builder.hpp"
 #include "nettopo/error.hpp"
 #include "parse_util.hpp"
@@ -115,23 +116,10 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
     case InputKind::HwlocXml: {
         // pugixml first: hwloc's parser only says "failed", we want the line.
         pugi::xml_document doc;
-        if (auto ok = doc.load_buffer(buffer.data(), buffer.size()); !ok) {
-            const auto offset = static_cast<std::size_t>(ok.offset);
-            const auto line =
-                1 +
-                std::count(buffer.begin(), buffer.begin() + std::min(offset, buffer.size()), '\n');
-            throw InputError(source, static_cast<std::size_t>(line),
-                             fmt::format("malformed XML: {}", ok.description()));
-        }
-        // hwloc drops PUs whose cpusets contradict each other, after a banner
-        // on stderr; a machine silently missing PUs is worse than an error.
-        const std::size_t declared = doc.select_nodes("//object[@type='PU']").size();
+        detail::parse_xml(doc, buffer, source);
+        const std::size_t declared = detail::declared_pus(doc);
         HwlocMachine machine = detail::load_hwloc_xml_buffer(buffer, source);
-        if (machine.tree.num_pus() != declared)
-            throw InputError(source, 0,
-                             fmt::format("hwloc kept {} of the {} PUs of this export: its cpusets "
-                                         "are inconsistent",
-                                         machine.tree.num_pus(), declared));
+        detail::check_kept_pus(machine.tree, declared, source);
         const std::string stem = detail::file_stem(source);
         return one_machine(std::move(machine),
                            "hwloc:" + source.substr(source.find_last_of('/') + 1), stem, options);
