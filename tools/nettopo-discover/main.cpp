@@ -1,6 +1,8 @@
 // nettopo-discover: discover this machine through hwloc (or convert any
 // topology input) and write the nettopo archive.
 #include "nettopo/archive.hpp"
+#include "nettopo/assemble.hpp"
+#include "nettopo/check_report.hpp"
 #include "nettopo/error.hpp"
 #include "nettopo/progress.hpp"
 #include "nettopo/report.hpp"
@@ -9,32 +11,93 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <iostream>
+#include <optional>
 
 namespace {
 
 struct Options {
     std::string input, output = "net_topo.xml", node_level = "auto", name;
     bool show = false, summary = false, allow_disconnected = false, quiet = false;
+    // Real-cluster sources.
+    nettopo::ClusterSources sources;
+    std::string default_machine;
+    std::vector<std::string> latencies;
+    bool hosts_only = false, strict = false, check = false, json = false, output_given = false;
+    bool assembling() const {
+        return !sources.hosts.empty() || !sources.ibnetdiscover.empty() || !sources.slurm.empty() ||
+               hosts_only;
+    }
 };
 
+// Joins --hosts with a fabric; warnings are summarised on stderr.
+nettopo::Assembly assemble(const Options& o, bool for_check) {
+    if (!o.input.empty())
+        throw nettopo::UsageError("-i reads one complete source; --hosts, --ibnetdiscover, "
+                                  "--slurm and --hosts-only assemble several: not both");
+    nettopo::AssembleOptions a;
+    a.name = o.name;
+    a.node_level = nettopo::parse_node_level(o.node_level);
+    if (!o.default_machine.empty()) a.default_machine = o.default_machine;
+    for (const auto& l : o.latencies) nettopo::set_latency_override(a, l);
+    a.hosts_only = o.hosts_only;
+    a.strict = o.strict;
+    // --check reports a disconnected network as a problem instead of stopping.
+    a.build.allow_disconnected = o.allow_disconnected || for_check;
+    nettopo::Assembly assembly = nettopo::assemble_from_files(o.sources, a);
+    if (!o.quiet && !for_check)
+        for (const auto& issue : assembly.issues)
+            std::cerr << fmt::format("nettopo-discover: warning: {}\n", issue.summary());
+    return assembly;
+}
+
 int discover(const Options& o) {
-    if (o.output == "-" && (o.show || o.summary))
-        throw nettopo::UsageError("--show and --summary print to standard output, which -o - "
-                                  "already uses for the archive");
+    if (o.output == "-" && (o.show || o.summary || o.check))
+        throw nettopo::UsageError("--show, --summary and --check print to standard output, "
+                                  "which -o - already uses for the archive");
+    if (o.json && !o.summary && !o.check)
+        throw nettopo::UsageError("--json applies to --summary or --check");
+    if (!o.assembling() &&
+        (o.check || o.strict || !o.default_machine.empty() || !o.latencies.empty()))
+        throw nettopo::UsageError("--check, --strict, --default-machine and --latency apply "
+                                  "when assembling --hosts with a fabric");
     nettopo::TerminalProgress progress("nettopo-discover");
-    nettopo::LoadOptions load;
-    load.progress = &progress;
-    load.node_level = nettopo::parse_node_level(o.node_level);
-    load.build.allow_disconnected = o.allow_disconnected;
-    nettopo::Cluster cluster = nettopo::load_or_discover(o.input, load);
-    if (!o.name.empty()) cluster.set_name(o.name);
-    nettopo::save_archive(cluster, o.output, &progress);
+    std::optional<nettopo::Cluster> cluster;
+    int code = nettopo::exit_ok;
+    if (o.assembling()) {
+        nettopo::Assembly assembly = assemble(o, o.check);
+        if (o.check) {
+            const nettopo::CheckReport report =
+                nettopo::check_assembly(assembly, o.allow_disconnected);
+            if (o.json)
+                nettopo::write_check_json(report, std::cout);
+            else
+                nettopo::write_check_text(report, std::cout);
+            if (!report.ok()) code = nettopo::exit_bad_data;
+            // A check writes an archive only when asked to, and only a good one.
+            if (!o.output_given || !report.ok()) return code;
+        }
+        cluster.emplace(std::move(assembly.cluster));
+    } else {
+        nettopo::LoadOptions load;
+        load.progress = &progress;
+        load.node_level = nettopo::parse_node_level(o.node_level);
+        load.build.allow_disconnected = o.allow_disconnected;
+        cluster.emplace(nettopo::load_or_discover(o.input, load));
+        if (!o.name.empty()) cluster->set_name(o.name);
+    }
+    nettopo::save_archive(*cluster, o.output, &progress);
     if (!o.quiet && o.output != "-")
         std::cerr << fmt::format("nettopo-discover: wrote {} ({})\n", o.output,
-                                 nettopo::cluster_counts(cluster));
-    if (o.summary) nettopo::write_summary_text(nettopo::summarize(cluster), std::cout);
-    if (o.show) nettopo::write_show(cluster, std::cout);
-    return nettopo::exit_ok;
+                                 nettopo::cluster_counts(*cluster));
+    if (o.summary) {
+        const nettopo::ClusterSummary summary = nettopo::summarize(*cluster);
+        if (o.json)
+            nettopo::write_summary_json(summary, std::cout);
+        else
+            nettopo::write_summary_text(summary, std::cout);
+    }
+    if (o.show) nettopo::write_show(*cluster, std::cout);
+    return code;
 }
 
 } // namespace
@@ -46,8 +109,8 @@ int main(int argc, char** argv) {
     app.add_option("-i,--input", o.input,
                    "Source: nettopo archive, description file or hwloc XML ('-' = stdin); "
                    "default: this machine");
-    app.add_option("-o,--output", o.output, "Archive to write ('-' = stdout)")
-        ->capture_default_str();
+    auto* output = app.add_option("-o,--output", o.output, "Archive to write ('-' = stdout)")
+                       ->capture_default_str();
     app.add_flag("--show", o.show, "Print the lstopo-like view of the result");
     app.add_flag("--summary", o.summary, "Print the summary of the result");
     app.add_option("--node-level", o.node_level,
@@ -58,9 +121,31 @@ int main(int argc, char** argv) {
     app.add_flag("--allow-disconnected", o.allow_disconnected,
                  "Accept a network that is not connected");
     app.add_flag("-q,--quiet", o.quiet, "Do not report what was written");
+    app.add_option("--hosts", o.sources.hosts,
+                   "Per-host hwloc exports (files or directories of *.xml; full exports and "
+                   "topology diffs), matched with the fabric by host name")
+        ->expected(1, -1);
+    app.add_option("--ibnetdiscover", o.sources.ibnetdiscover,
+                   "InfiniBand fabric: ibnetdiscover output (topology file or -p report)");
+    app.add_option("--slurm", o.sources.slurm,
+                   "Fabric from Slurm's topology.conf or topology.yaml");
+    app.add_flag("--hosts-only", o.hosts_only, "No fabric: the --hosts on one flat switch");
+    app.add_option("--default-machine", o.default_machine,
+                   "hwloc synthetic description for fabric hosts without an hwloc export "
+                   "(otherwise they are left out and reported)");
+    app.add_option("--latency", o.latencies,
+                   "KIND=NS latency of host-switch (default 200) or switch-switch (100) links, "
+                   "replacing what the source gives; repeatable");
+    app.add_flag("--strict", o.strict, "Mismatches between the sources are errors, not warnings");
+    app.add_flag("--check", o.check,
+                 "Print a validation report of the assembled cluster (counts, connectivity, "
+                 "hop counts between hosts, problems) and exit 1 on problems; writes the "
+                 "archive only with an explicit -o");
+    app.add_flag("--json", o.json, "--summary or --check as JSON");
     app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage.");
     try {
         app.parse(argc, argv);
+        o.output_given = output->count() > 0;
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {

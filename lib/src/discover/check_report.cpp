@@ -1,0 +1,94 @@
+#include "nettopo/check_report.hpp"
+
+#include "nettopo/json_writer.hpp"
+#include "nettopo/network_search.hpp"
+
+#include <fmt/format.h>
+
+namespace nettopo {
+
+HopDistribution machine_hop_distribution(const Cluster& cluster, std::uint32_t max_sources) {
+    HopDistribution d;
+    const std::uint32_t machines = cluster.num_machines();
+    d.all_sources = machines <= max_sources;
+    const std::uint32_t sources = d.all_sources ? machines : max_sources;
+    NetworkSearch search(cluster.network());
+    std::vector<std::uint32_t> hops;
+    for (std::uint32_t i = 0; i < sources; ++i) {
+        // Evenly spread over the machine ids when sampling: deterministic.
+        const auto s = static_cast<std::uint32_t>(std::uint64_t{i} * machines / sources);
+        search.hops_from(VertexId(s), hops);
+        for (std::uint32_t t = 0; t < machines; ++t) {
+            if (t == s) continue;
+            if (hops[t] == NetworkSearch::unreachable_hops) {
+                ++d.unreachable_pairs;
+                continue;
+            }
+            if (hops[t] >= d.pairs_at_hops.size()) d.pairs_at_hops.resize(hops[t] + 1, 0);
+            ++d.pairs_at_hops[hops[t]];
+        }
+    }
+    d.sources = sources;
+    return d;
+}
+
+CheckReport check_assembly(const Assembly& assembly, bool allow_disconnected) {
+    CheckReport r{summarize(assembly.cluster), machine_hop_distribution(assembly.cluster), {}, {}};
+    for (const AssemblyIssue& issue : assembly.issues) r.problems.push_back(issue.summary());
+    if (r.summary.components > 1 && !allow_disconnected)
+        r.problems.push_back(fmt::format("the network has {} connected components; hosts in "
+                                         "different ones cannot reach each other",
+                                         r.summary.components));
+    if (!assembly.defaulted_hosts.empty()) {
+        AssemblyIssue defaulted{"hosts in the fabric use --default-machine",
+                                assembly.defaulted_hosts};
+        r.notes.push_back(defaulted.summary());
+    }
+    return r;
+}
+
+void write_check_text(const CheckReport& r, std::ostream& out) {
+    write_summary_text(r.summary, out);
+    out << fmt::format(
+        "hops between machines ({} pairs{}):\n", r.hops.all_sources ? "all ordered" : "ordered",
+        r.hops.all_sources ? "" : fmt::format(", from {} sampled machines", r.hops.sources));
+    for (std::size_t h = 0; h < r.hops.pairs_at_hops.size(); ++h)
+        if (r.hops.pairs_at_hops[h])
+            out << fmt::format("  {:>3} hops: {}\n", h, r.hops.pairs_at_hops[h]);
+    if (r.hops.unreachable_pairs)
+        out << fmt::format("  unreachable: {}\n", r.hops.unreachable_pairs);
+    for (const auto& n : r.notes) out << fmt::format("note: {}\n", n);
+    for (const auto& p : r.problems) out << fmt::format("problem: {}\n", p);
+    out << (r.ok() ? "check: ok\n"
+                   : fmt::format("check: FAILED, {}\n", counted(r.problems.size(), "problem")));
+}
+
+void write_check_json(const CheckReport& r, std::ostream& out) {
+    JsonWriter w(out);
+    w.begin_object();
+    w.field("ok", r.ok());
+    w.key("machines").value(r.summary.machines);
+    w.key("switches").value(r.summary.switches);
+    w.key("links").value(r.summary.links);
+    w.key("pes").value(r.summary.pes);
+    w.key("components").value(r.summary.components);
+    w.key("diameter_hops").value(r.summary.diameter_hops);
+    w.key("hop_distribution").begin_object();
+    w.field("all_sources", r.hops.all_sources);
+    w.field("sources", r.hops.sources);
+    w.key("pairs_at_hops").begin_array();
+    for (std::uint64_t n : r.hops.pairs_at_hops) w.value(n);
+    w.end_array();
+    w.field("unreachable_pairs", r.hops.unreachable_pairs);
+    w.end_object();
+    w.key("notes").begin_array();
+    for (const auto& n : r.notes) w.value(n);
+    w.end_array();
+    w.key("problems").begin_array();
+    for (const auto& p : r.problems) w.value(p);
+    w.end_array();
+    w.end_object();
+    w.line();
+}
+
+} // namespace nettopo
