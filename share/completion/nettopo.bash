@@ -7,13 +7,15 @@ _nettopo_query() {
     _init_completion || return
     local subcommands="num-pes num-machines num-nodes num-switches num-links machine-of node-of
         pes-of-machine pes-of-node on-same-machine on-same-node neighbors proximity ancestor hops
-        distance path nearest summary show"
+        distance path nearest summary show draw export"
     case "$prev" in
-        -i|--input|--pairs) _filedir; return ;;
+        -i|--input|--pairs|-o|--output) _filedir; return ;;
+        --format) COMPREPLY=($(compgen -W "slurm" -- "$cur")); return ;;
+        --collapse) return ;;
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-i --input --json --node-level --allow-disconnected --pairs --hops --all --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "-i --input --json --node-level --allow-disconnected --pairs --hops --all -o --output --collapse --format --help" -- "$cur"))
         return
     fi
     local w

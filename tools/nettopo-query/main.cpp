@@ -1,14 +1,18 @@
 // nettopo-query: ask a topology anything, in text (one value per line) or JSON.
+#include "nettopo/dot_writer.hpp"
 #include "nettopo/error.hpp"
 #include "nettopo/input.hpp"
 #include "nettopo/query.hpp"
 #include "nettopo/query_printer.hpp"
 #include "nettopo/report.hpp"
+#include "nettopo/slurm_writer.hpp"
 #include "nettopo/tool_support.hpp"
 
 #include <CLI/CLI.hpp>
+#include <fstream>
 #include <functional>
 #include <iostream>
+#include <sstream>
 
 namespace {
 
@@ -16,6 +20,8 @@ using namespace nettopo;
 
 struct Options {
     std::string input, node_level = "auto", pairs, name;
+    std::string output, format; // draw and export: -o FILE, export --format
+    std::uint32_t collapse = DotOptions{}.collapse_above;
     bool json = false, allow_disconnected = false, all = false, by_hops = false;
     std::vector<std::uint64_t> pes; // the two PEs of a pair query
     std::uint64_t index = 0;        // the PE or node of a single-index query
@@ -126,6 +132,20 @@ const std::vector<SubCommand>& commands() {
                                   "-o - for the whole topology as XML");
              write_show(r.cluster, std::cout, ShowOptions{r.o.all ? 0u : 32u});
          }},
+        {"draw", "Graphviz drawing of the network (DOT; -o FILE.svg/.png/.pdf renders it)", "",
+         [](Run& r) {
+             if (r.o.json) throw UsageError("draw has no JSON form");
+             const DotOptions options{r.o.collapse};
+             if (r.o.output.empty())
+                 write_dot(r.cluster, std::cout, options);
+             else
+                 save_drawing(r.cluster, r.o.output, options);
+         }},
+        {"export", "The network in another tool's format (--format slurm: topology.conf)", "",
+         [](Run& r) {
+             if (r.o.json) throw UsageError("export has no JSON form");
+             save_slurm_topology(r.cluster, r.o.output.empty() ? "-" : r.o.output);
+         }},
     };
     return table;
 }
@@ -140,6 +160,17 @@ const CLI::Validator index_check(
         return {};
     },
     "INDEX");
+
+constexpr std::string_view export_formats = "slurm";
+
+const CLI::Validator format_check(
+    [](std::string& v) -> std::string {
+        if (v == "slurm") return {};
+        std::string message = "unknown export format '" + v + "' (expected ";
+        message += export_formats;
+        return message + ")";
+    },
+    "FORMAT");
 
 void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
     const std::string_view args = c.args;
@@ -161,6 +192,22 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
         sub->add_flag("--hops", o.by_hops, "Fewest hops instead of least latency");
     if (std::string_view(c.name) == "show")
         sub->add_flag("--all", o.all, "List every machine and switch");
+    if (std::string_view(c.name) == "draw") {
+        sub->add_option("-o,--output", o.output,
+                        "Write FILE instead of standard output: .dot/.gv as text, "
+                        ".svg/.png/.pdf rendered by Graphviz's dot");
+        sub->add_option("--collapse", o.collapse,
+                        "Draw more than N machines of one type under one switch as one box "
+                        "(0: never)")
+            ->capture_default_str()
+            ->check(index_check);
+    }
+    if (std::string_view(c.name) == "export") {
+        sub->add_option("--format", o.format, "Output format: slurm (topology.conf)")
+            ->required()
+            ->check(format_check);
+        sub->add_option("-o,--output", o.output, "Write FILE instead of standard output");
+    }
 }
 
 } // namespace
