@@ -133,6 +133,7 @@ private:
             if (!used[h]) stray.push_back(hosts_[h].name);
         note("hwloc exports are of hosts that are not in the fabric and were left out",
              std::move(stray));
+        std::sort(defaulted_.begin(), defaulted_.end(), natural_less);
         std::stable_sort(machines_.begin(), machines_.end(),
                          [](const auto& a, const auto& b) { return natural_less(a.name, b.name); });
     }
@@ -249,7 +250,16 @@ Assembly assemble_from_files(const ClusterSources& sources, const AssembleOption
     if (!sources.slurm.empty()) read(sources.slurm, read_slurm_topology);
     const std::vector<HostExport> hosts =
         sources.hosts.empty() ? std::vector<HostExport>{} : load_host_exports(sources.hosts);
-    return assemble_cluster(hosts, fabric ? &*fabric : nullptr, options);
+    // Unnamed: after the fabric's file, else the first --hosts path.
+    AssembleOptions named = options;
+    if (named.name.empty() && !fabric && !sources.hosts.empty()) {
+        std::string first = sources.hosts.front();
+        while (first.size() > 1 && first.back() == '/') first.pop_back();
+        named.name = file_name(first);
+        if (const std::size_t dot = named.name.find_last_of('.'); dot != std::string::npos && dot)
+            named.name.resize(dot);
+    }
+    return assemble_cluster(hosts, fabric ? &*fabric : nullptr, named);
 }
 
 Assembly assemble_cluster(const std::vector<HostExport>& hosts, const Fabric* fabric,
