@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
-#include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -344,7 +343,7 @@ TEST_CASE("ibnetdiscover: details of both formats", "[ibnetdiscover]") {
         CHECK(f.nodes.size() == 2);
         CHECK(f.links.size() == 1);
     }
-    SECTION("a 100k-line dump is read fast") {
+    SECTION("a 100k-line dump: every cable once") {
         // 10 leaf switches of 36 ports: 18 hosts and 18 uplinks each, to 18
         // spines, every link reported from both ends: 10*36*2 lines per round.
         std::string text;
@@ -372,12 +371,11 @@ TEST_CASE("ibnetdiscover: details of both formats", "[ibnetdiscover]") {
                 }
             }
         }
-        const auto t0 = std::chrono::steady_clock::now();
+        // Timing is the benchmarks' business, not a unit test's: here only
+        // that every cable of a large dump is kept once.
         const Fabric f = parse(text);
-        const double s =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         CHECK(f.links.size() == lines / 2);
-        CHECK(s < 0.5);
+        CHECK(f.nodes.size() == lines / 4 + lines / 4 / 18 / 10 * (10 + 18));
     }
 }
 
