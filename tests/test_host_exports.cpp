@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
@@ -118,11 +117,7 @@ const std::string v2_diff_of_16em64t =
 
 TEST_CASE("host exports: avakas, 12 full exports and 264 hwloc 1.x diffs", "[host-exports]") {
     if (!have(avakas_dir)) return;
-    const auto start = std::chrono::steady_clock::now();
     const std::vector<HostExport> hosts = load_host_exports({avakas_dir.string()});
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    WARN("avakas: " << hosts.size() << " hosts in " << seconds << " s");
     REQUIRE(hosts.size() == 276);
 
     std::set<std::string> names;
@@ -224,11 +219,7 @@ TEST_CASE("host exports: an hwloc 2 diff (hwloc-diff) gives what hwloc-patch giv
 
 TEST_CASE("host exports: plafrim, 122 full exports", "[host-exports]") {
     if (!have(plafrim_dir)) return;
-    const auto start = std::chrono::steady_clock::now();
     const std::vector<HostExport> hosts = load_host_exports({plafrim_dir.string()});
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    WARN("plafrim: " << hosts.size() << " hosts in " << seconds << " s");
     REQUIRE(hosts.size() == 122);
     std::set<std::string> names;
     for (const HostExport& h : hosts) names.insert(h.name);
