@@ -136,7 +136,7 @@ TEST_CASE("assembly: hosts matched with the fabric by name", "[real-clusters]") 
         CHECK(a.cluster.machine_name(MachineId(0)) == "a1"); // natural order
         CHECK(a.cluster.num_types() == 1);                   // identical trees share a type
         REQUIRE(a.issues.size() == 2);
-        CHECK_THAT(a.issues[0].summary(), Contains("1 hosts in the fabric") && Contains("a3"));
+        CHECK_THAT(a.issues[0].summary(), Contains("1 host in the fabric") && Contains("a3"));
         CHECK_THAT(a.issues[1].summary(), Contains("zz"));
         // the source's latency is kept, the default fills in
         const Link& l1 =

@@ -122,7 +122,7 @@ std::string error_of(const std::string& text, const std::string& source = "bad.c
 std::string usage_error_of(const Cluster& c) {
     try {
         write(c);
-    } catch (const UsageError& e) {
+    } catch (const InputError& e) {
         return e.what();
     }
     FAIL("written although not tree-shaped");

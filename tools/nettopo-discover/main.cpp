@@ -89,7 +89,7 @@ int discover(const Options& o) {
     if (!o.quiet && o.output != "-")
         std::cerr << fmt::format("nettopo-discover: wrote {} ({})\n", o.output,
                                  nettopo::cluster_counts(*cluster));
-    if (o.summary) {
+    if (o.summary && !o.check) { // a check has printed it
         const nettopo::ClusterSummary summary = nettopo::summarize(*cluster);
         if (o.json)
             nettopo::write_summary_json(summary, std::cout);

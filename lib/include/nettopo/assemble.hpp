@@ -35,9 +35,10 @@ struct AssembleOptions {
 
 // One kind of mismatch, with every name it concerns.
 struct AssemblyIssue {
-    std::string what; // "hosts in the fabric without an hwloc export, left out"
+    std::string noun; // "host", counted: "1 host", "5 hosts"
+    std::string what; // "in the fabric without an hwloc export, left out"
     std::vector<std::string> names;
-    // "12 hosts in the fabric ...: node[001-010],fh1,... (and 2 more)"
+    // "12 hosts in the fabric ...: node[001-010],fh1 and 4 more"
     std::string summary(std::size_t shown = 8) const;
 };
 

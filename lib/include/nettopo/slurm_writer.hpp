@@ -16,7 +16,7 @@ namespace nettopo {
 // leaves first, then upwards; of two linked switches the one farther from
 // the machines is the parent. Latencies, bandwidths and cable counts are not
 // written. read_slurm_topology gives back the same switches, machines and
-// links. Throws UsageError naming what is not tree-shaped.
+// links. Throws InputError naming what is not tree-shaped.
 void write_slurm_topology(const Cluster& cluster, std::ostream& out);
 
 // write_slurm_topology to a file, atomically ("-": stdout); the text is

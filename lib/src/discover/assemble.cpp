@@ -8,6 +8,7 @@
 #include "nettopo/error.hpp"
 #include "nettopo/hostlist.hpp"
 #include "nettopo/hwloc_source.hpp"
+#include "nettopo/report.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -23,7 +24,7 @@ namespace nettopo {
 
 std::string AssemblyIssue::summary(std::size_t shown) const {
     const std::size_t n = std::min(shown, names.size());
-    std::string s = fmt::format("{} {}: {}", names.size(), what,
+    std::string s = fmt::format("{} {}: {}", counted(names.size(), noun), what,
                                 compress_hostlist({names.begin(), names.begin() + n}));
     if (names.size() > n) fmt::format_to(std::back_inserter(s), " and {} more", names.size() - n);
     return s;
@@ -124,15 +125,13 @@ private:
                     missing.push_back(node.name);
                 }
             }
-            note("hosts in the fabric have no hwloc export and were left out (give "
-                 "--default-machine)",
+            note("host", "in the fabric without an hwloc export, left out (give --default-machine)",
                  std::move(missing));
         }
         std::vector<std::string> stray;
         for (std::size_t h = 0; h < hosts_.size(); ++h)
             if (!used[h]) stray.push_back(hosts_[h].name);
-        note("hwloc exports are of hosts that are not in the fabric and were left out",
-             std::move(stray));
+        note("hwloc export", "of hosts not in the fabric, left out", std::move(stray));
         std::sort(defaulted_.begin(), defaulted_.end(), natural_less);
         std::stable_sort(machines_.begin(), machines_.end(),
                          [](const auto& a, const auto& b) { return natural_less(a.name, b.name); });
@@ -143,10 +142,10 @@ private:
                                                       [](const auto& n) { return !n.is_switch; }));
     }
 
-    void note(std::string what, std::vector<std::string> names) {
+    void note(std::string noun, std::string what, std::vector<std::string> names) {
         if (names.empty()) return;
         std::sort(names.begin(), names.end(), natural_less);
-        issues_.push_back({std::move(what), std::move(names)});
+        issues_.push_back({std::move(noun), std::move(what), std::move(names)});
     }
 
     double latency(LinkClass kind, std::optional<double> from_source) const {
@@ -172,8 +171,7 @@ private:
         if (!fabric_ || fabric_hosts() == 0) {
             const auto flat = builder.add_switch(fabric_ ? first_switch_name() : "flat");
             for (std::uint32_t m = 0; m < machines_.size(); ++m)
-                builder.add_link({false, m}, {true, flat.value}, latency(host, std::nullopt),
-                                 o_.defaults[host].bandwidth_gbps);
+                builder.add_link({false, m}, {true, flat.value}, latency(host, std::nullopt));
             return std::move(builder).build(o_.build);
         }
         std::vector<std::uint32_t> switch_of_node(fabric_->nodes.size(), none);
@@ -230,6 +228,12 @@ private:
 } // namespace
 
 void set_latency_override(AssembleOptions& options, std::string_view text) {
+    const std::string_view kind = text.substr(0, text.find('='));
+    if (kind == "local" || kind == "global")
+        throw UsageError(fmt::format("--latency '{}': discovered fabrics have host-switch and "
+                                     "switch-switch links only (local and global are dragonfly "
+                                     "links of nettopo-gen)",
+                                     text));
     LinkClasses given = LinkClasses::uniform(std::numeric_limits<double>::quiet_NaN(), 0);
     set_link_class(given, LinkField::Latency, text);
     for (std::size_t i = 0; i < link_class_count; ++i)

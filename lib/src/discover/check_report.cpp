@@ -40,7 +40,7 @@ CheckReport check_assembly(const Assembly& assembly, bool allow_disconnected) {
                                          "different ones cannot reach each other",
                                          r.summary.components));
     if (!assembly.defaulted_hosts.empty()) {
-        AssemblyIssue defaulted{"hosts in the fabric use --default-machine",
+        AssemblyIssue defaulted{"host", "in the fabric given --default-machine",
                                 assembly.defaulted_hosts};
         r.notes.push_back(defaulted.summary());
     }

@@ -91,7 +91,7 @@ void check_name(std::string_view kind, std::string_view name) {
         const auto u = static_cast<unsigned char>(c);
         if (u <= ' ' || u == 0x7f || c == '[' || c == ']' || c == ',' || c == '#' || c == '\\' ||
             c == '"')
-            throw UsageError(fmt::format("{} '{}' has a name topology.conf cannot hold (blanks, "
+            throw InputError(fmt::format("{} '{}' has a name topology.conf cannot hold (blanks, "
                                          "brackets, commas, '#', '\\' and '\"' are not allowed)",
                                          kind, name));
     }
@@ -113,7 +113,7 @@ void write_slurm_topology(const Cluster& cluster, std::ostream& out) {
         const std::string_view name = cluster.switch_name(SwitchId(s));
         check_name("switch", name);
         if (name.size() > max_switch_name)
-            throw UsageError(fmt::format("switch '{}' has a name longer than the {} characters "
+            throw InputError(fmt::format("switch '{}' has a name longer than the {} characters "
                                          "Slurm accepts",
                                          name, max_switch_name));
     }
@@ -124,14 +124,14 @@ void write_slurm_topology(const Cluster& cluster, std::ostream& out) {
         bool on_switch = false;
         for (const VertexId v : net.neighbors(cluster.vertex(MachineId(m)))) {
             if (net.is_machine(v))
-                throw UsageError(fmt::format(
+                throw InputError(fmt::format(
                     "machine '{}' is linked to machine '{}': Slurm's topology/tree holds only "
                     "machines attached to switches (a direct network cannot be written)",
                     name, cluster.vertex_name(v)));
             on_switch = true;
         }
         if (!on_switch)
-            throw UsageError(fmt::format("machine '{}' is linked to no switch: Slurm's "
+            throw InputError(fmt::format("machine '{}' is linked to no switch: Slurm's "
                                          "topology/tree needs every machine under a switch",
                                          name));
     }
@@ -168,13 +168,13 @@ void write_slurm_topology(const Cluster& cluster, std::ostream& out) {
     }
     for (std::uint32_t s = 0; s < switches; ++s) {
         if (dist[s] == unreached)
-            throw UsageError(fmt::format("switch '{}' leads to no machine: Slurm's topology/tree "
+            throw InputError(fmt::format("switch '{}' leads to no machine: Slurm's topology/tree "
                                          "needs every switch to have nodes or switches below it",
                                          name_of(s)));
         if (dist[s] == 0)
             for (const std::uint32_t t : peers[s])
                 if (dist[t] == 0)
-                    throw UsageError(fmt::format(
+                    throw InputError(fmt::format(
                         "switches '{}' and '{}' both have machines and are linked to each other: "
                         "in Slurm's topology/tree a switch has either nodes or child switches",
                         name_of(s), name_of(t)));
