@@ -27,13 +27,32 @@ _nettopo_query() {
 
 _nettopo_discover() {
     local cur prev words cword
-    _init_completion || return
+    # Keep KIND=NS of --latency one word.
+    _init_completion -n = || return
     case "$prev" in
-        -i|--input|-o|--output) _filedir; return ;;
+        -i|--input|-o|--output|--ibnetdiscover|--slurm) _filedir; return ;;
+        # hwloc exports: files or directories of *.xml
+        --hosts) _filedir; return ;;
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
-        --name) return ;;
+        --latency)
+            [[ "$cur" == *=* ]] && return
+            COMPREPLY=($(compgen -W "host-switch= switch-switch= all=" -- "$cur"))
+            compopt -o nospace
+            return ;;
+        --name|--default-machine) return ;;
     esac
-    COMPREPLY=($(compgen -W "-i --input -o --output --show --summary --node-level --name --allow-disconnected -q --quiet --help" -- "$cur"))
+    # --hosts takes several paths: keep completing paths after the first.
+    if [[ "$cur" != -* ]]; then
+        local i
+        for ((i = cword - 1; i > 0; i--)); do
+            [[ "${words[i]}" == -* ]] || continue
+            [[ "${words[i]}" == --hosts ]] && { _filedir; return; }
+            break
+        done
+    fi
+    COMPREPLY=($(compgen -W "-i --input -o --output --show --summary --node-level --name
+        --allow-disconnected -q --quiet --hosts --ibnetdiscover --slurm --hosts-only
+        --default-machine --latency --strict --check --json --help" -- "$cur"))
 }
 
 _nettopo_gen() {
