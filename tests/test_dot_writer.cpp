@@ -10,6 +10,7 @@
 #include "nettopo/error.hpp"
 #include "nettopo/family.hpp"
 #include "nettopo/generate.hpp"
+#include "nettopo/hostlist.hpp"
 #include "nettopo/input.hpp"
 
 #include <algorithm>
@@ -45,7 +46,8 @@ const std::regex legend_line("^    (" + q + R"() \[(.*)\];$)");
 const std::regex edge_line("^  (" + q + ") -- (" + q + R"re() \[label="([^"\\]*)"\];$)re");
 const std::regex label_attr("label=(" + q + ")");
 const std::regex shape_attr("shape=([a-z0-9]+)");
-const std::regex collapsed_label(R"(^(\d+) x type (\d+)\n(.*)\.\.(.*)$)");
+const std::regex collapsed_label(R"(^(\d+) x type (\d+)\n(.*)$)");
+const std::regex range_list(R"(^(.*)\.\.(.*) \((\d+) machines\)$)");
 
 // The characters inside a DOT quoted string, as Graphviz shows them in a label.
 std::string unquote(const std::string& s) {
@@ -159,12 +161,22 @@ std::size_t check_drawing(const Cluster& c, std::uint32_t collapse_above) {
             const auto count = static_cast<std::uint32_t>(std::stoul(m[1]));
             CHECK(count > collapse_above);
             CHECK(collapse_above != 0);
-            const auto first = c.find_machine(std::string(m[3]));
-            const auto last = c.find_machine(std::string(m[4]));
-            REQUIRE(first);
-            REQUIRE(last);
-            CHECK(c.type_of(*first).value == std::stoul(m[2]));
-            CHECK(first->value <= last->value);
+            // The members: a hostlist, or "first..last (N machines)" when long.
+            const std::string list = m[3];
+            std::smatch r;
+            std::vector<std::string> names;
+            if (std::regex_match(list, r, range_list)) {
+                names = {r[1], r[2]};
+                CHECK(std::stoul(r[3]) == count);
+            } else {
+                names = expand_hostlist(list);
+                CHECK(names.size() == count);
+            }
+            for (const std::string& n : names) {
+                const auto machine = c.find_machine(n);
+                REQUIRE(machine);
+                CHECK(c.type_of(*machine).value == std::stoul(m[2]));
+            }
             ++boxes;
             boxed_machines += count;
             box_count[id] = count;
@@ -318,7 +330,7 @@ TEST_CASE("write_dot draws share/examples: nodes, edges, legend", "[dot]") {
     CHECK(check_drawing(tree, 4) == 0);
     const Drawing d = parse(dot_of(tree, 2));
     REQUIRE(d.nodes.contains("leaf0/type0"));
-    CHECK(d.nodes.at("leaf0/type0").label == "4 x type 0\nnode01..node04");
+    CHECK(d.nodes.at("leaf0/type0").label == "4 x type 0\nnode[01-04]");
     bool uplink = false;
     for (const Drawing::Edge& e : d.edges) {
         if (e.b == "leaf0/type0") CHECK((e.a == "leaf0" && e.label == "150 ns, 200 Gb/s"));
@@ -382,8 +394,8 @@ TEST_CASE("write_dot collapses per switch and type, with latency ranges", "[dot]
     const Drawing d = parse(dot_of(c, 4));
     REQUIRE(d.nodes.contains("sw0/type0"));
     REQUIRE(d.nodes.contains("sw0/type1"));
-    CHECK(d.nodes.at("sw0/type0").label == "5 x type 0\na0..a4");
-    CHECK(d.nodes.at("sw0/type1").label == "5 x type 1\nb0..b4");
+    CHECK(d.nodes.at("sw0/type0").label == "5 x type 0\na[0-4]");
+    CHECK(d.nodes.at("sw0/type1").label == "5 x type 1\nb[0-4]");
     CHECK(d.nodes.contains("c0"));
     CHECK(d.nodes.contains("x"));
     std::map<std::string, std::string> label_to;
@@ -430,7 +442,7 @@ TEST_CASE("write_dot escapes quotes, backslashes and spaces in names", "[dot]") 
     for (const auto& [id, node] : boxed.nodes) {
         if (node.shape != "box3d") continue;
         CHECK(id == "switch \"one\"\\/type0'");
-        CHECK(node.label == "8 x type 0\nplain..legend/type0");
+        CHECK(node.label == "8 x type 0\nplain..legend/type0 (8 machines)");
     }
 }
 

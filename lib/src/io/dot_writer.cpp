@@ -4,6 +4,7 @@
 
 #include "atomic_file.hpp"
 #include "nettopo/error.hpp"
+#include "nettopo/hostlist.hpp"
 #include "nettopo/json_writer.hpp"
 #include "nettopo/report.hpp"
 
@@ -198,6 +199,19 @@ void write_dot(const Cluster& c, std::ostream& out, const DotOptions& options) {
         Group& g = groups[group_of[v.value]];
         return g.collapsed ? &g : nullptr;
     };
+    // A box lists its machines as a hostlist while that stays short (a
+    // first..last range would hide the machines of the switch drawn apart).
+    const auto members_label = [&](const Group& g) {
+        const auto index = static_cast<std::uint32_t>(&g - groups.data());
+        std::vector<std::string> names;
+        for (std::uint32_t m = g.first; m <= g.last; ++m)
+            if (group_of[m] == index) names.emplace_back(c.machine_name(MachineId(m)));
+        try {
+            if (std::string list = compress_hostlist(names); list.size() <= 40) return list;
+        } catch (const InputError&) { // names a hostlist cannot hold
+        }
+        return fmt::format("{}..{} ({} machines)", names.front(), names.back(), names.size());
+    };
 
     const std::string title = c.name().empty() ? std::string("cluster") : c.name();
     out << (c.name().empty() ? std::string("graph {\n")
@@ -230,10 +244,8 @@ void write_dot(const Cluster& c, std::ostream& out, const DotOptions& options) {
         if (const Group* g = collapsed(VertexId(m))) {
             if (g->first != m) continue;
             out << fmt::format(
-                "  {} [shape=box3d, fillcolor=\"{}\", label=\"{} x type {}\\n{}..{}\"];\n",
-                dot_string(g->id), colour_of(t), g->count, t.value,
-                escaped(c.machine_name(MachineId(g->first))),
-                escaped(c.machine_name(MachineId(g->last))));
+                "  {} [shape=box3d, fillcolor=\"{}\", label=\"{} x type {}\\n{}\"];\n",
+                dot_string(g->id), colour_of(t), g->count, t.value, escaped(members_label(*g)));
             continue;
         }
         out << fmt::format("  {} [shape=ellipse, fillcolor=\"{}\"];\n",
