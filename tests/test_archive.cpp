@@ -13,6 +13,7 @@
 #include "support/random_cluster.hpp"
 #include "support/ranged_description.hpp"
 #include "support/real_data.hpp"
+#include "support/temp_dir.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -23,6 +24,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <sys/stat.h>
 #include <vector>
 
@@ -156,37 +158,11 @@ void require_same_summary(const Cluster& x, const Cluster& y) {
 
 using test::real_xmls;
 
-// A fresh, empty directory removed at the end of the test.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::random_device rd;
-        for (int i = 0;; ++i) {
-            path = fs::temp_directory_path() / fmt::format("nettopo-archive-test-{:x}", rd());
-            if (fs::create_directory(path)) break;
-            REQUIRE(i < 100);
-        }
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    std::vector<std::string> entries() const {
-        std::vector<std::string> v;
-        for (const fs::directory_entry& e : fs::directory_iterator(path))
-            v.push_back(e.path().filename().string());
-        std::sort(v.begin(), v.end());
-        return v;
-    }
-};
+using test::read_file;
+using test::TempDir;
 
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    REQUIRE(in);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+// Where the tests' temporary directories are made.
+constexpr std::string_view temp_prefix = "nettopo-archive-test-";
 
 // The small cluster of the format documentation.
 const char* const example_description = "name    example\n"
@@ -792,7 +768,7 @@ TEST_CASE("archive: malformed archives are rejected with file and line", "[archi
 }
 
 TEST_CASE("archive: save_archive is atomic", "[archive]") {
-    const TempDir dir;
+    const TempDir dir(temp_prefix);
     REQUIRE(dir.entries().empty());
     const Cluster small = parse_description(example_description, false);
     std::mt19937_64 rng(3);
@@ -845,7 +821,7 @@ TEST_CASE("archive: save_archive is atomic", "[archive]") {
 }
 
 TEST_CASE("archive: save_archive writes through devices and keeps symbolic links", "[archive]") {
-    const TempDir dir;
+    const TempDir dir(temp_prefix);
     const Cluster small = parse_description(example_description, false);
     const std::string text = archive_text(small);
 

@@ -12,6 +12,7 @@
 #include "nettopo/generate.hpp"
 #include "nettopo/hostlist.hpp"
 #include "nettopo/input.hpp"
+#include "support/temp_dir.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -21,11 +22,11 @@
 #include <fstream>
 #include <map>
 #include <optional>
-#include <random>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <sys/stat.h>
 #include <vector>
 
@@ -240,38 +241,11 @@ MachineType one_pu() {
 // Files and the environment.
 // ---------------------------------------------------------------------------
 
-// A fresh, empty directory removed at the end of the test.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::random_device rd;
-        for (int i = 0;; ++i) {
-            path = fs::temp_directory_path() / fmt::format("nettopo-dot-test-{:x}", rd());
-            if (fs::create_directory(path)) break;
-            REQUIRE(i < 100);
-        }
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    std::vector<std::string> entries() const {
-        std::vector<std::string> v;
-        for (const fs::directory_entry& e : fs::directory_iterator(path))
-            v.push_back(e.path().filename().string());
-        std::sort(v.begin(), v.end());
-        return v;
-    }
-};
+using test::read_file;
+using test::TempDir;
 
-std::string read_file(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+// Where the tests' temporary directories are made.
+constexpr std::string_view temp_prefix = "nettopo-dot-test-";
 
 // Sets PATH for the scope of the object, then puts the old value back.
 struct PathOverride {
@@ -462,7 +436,7 @@ TEST_CASE("write_dot: unnamed cluster, machine-to-machine links", "[dot]") {
 
 TEST_CASE("save_drawing writes DOT files atomically and refuses unknown extensions", "[dot]") {
     const Cluster c = load_cluster(NETTOPO_SOURCE_DIR "/share/examples/small-fattree.topo");
-    TempDir dir;
+    TempDir dir(temp_prefix);
     const fs::path dot = dir.path / "t.dot", gv = dir.path / "t.GV";
     save_drawing(c, dot.string(), DotOptions{2});
     save_drawing(c, gv.string(), DotOptions{2});
@@ -477,7 +451,7 @@ TEST_CASE("save_drawing writes DOT files atomically and refuses unknown extensio
 
 TEST_CASE("save_drawing says so when Graphviz's dot is not installed", "[dot]") {
     const Cluster c = load_cluster(NETTOPO_SOURCE_DIR "/share/examples/ring4.topo");
-    TempDir dir, empty_bin;
+    TempDir dir(temp_prefix), empty_bin(temp_prefix);
     const PathOverride path(empty_bin.path.string());
     for (const char* ext : {"svg", "png", "pdf"}) {
         const fs::path target = dir.path / fmt::format("ring.{}", ext);
@@ -501,7 +475,7 @@ TEST_CASE("save_drawing says so when Graphviz's dot is not installed", "[dot]") 
 
 TEST_CASE("save_drawing runs dot with the DOT text on its standard input", "[dot]") {
     const Cluster c = load_cluster(NETTOPO_SOURCE_DIR "/share/examples/small-fattree.topo");
-    TempDir dir, bin;
+    TempDir dir(temp_prefix), bin(temp_prefix);
     const PathOverride path(bin.path.string());
 
     SECTION("success: the output comes to the target by rename") {
@@ -552,7 +526,7 @@ TEST_CASE("save_drawing renders SVG with Graphviz when it is installed", "[dot]"
         WARN("Graphviz's dot is not on PATH: rendering not checked");
         return;
     }
-    TempDir dir;
+    TempDir dir(temp_prefix);
     for (const char* example : {"small-fattree.topo", "ring4.topo", "fig9b.topo"}) {
         const Cluster c =
             load_cluster(fmt::format("{}/share/examples/{}", NETTOPO_SOURCE_DIR, example));

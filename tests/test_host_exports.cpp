@@ -5,6 +5,7 @@
 #include "nettopo/error.hpp"
 #include "nettopo/host_exports.hpp"
 #include "nettopo/hwloc_source.hpp"
+#include "support/temp_dir.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -12,11 +13,9 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
-#include <iterator>
 #include <regex>
 #include <set>
 #include <string>
-#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -27,6 +26,9 @@ using Catch::Matchers::StartsWith;
 
 namespace {
 
+using test::read_file;
+using test::TempDir;
+
 const fs::path avakas_dir = fs::path(NETTOPO_SHARED_DATA) / "clusters" / "avakas" / "hwloc";
 const fs::path plafrim_dir = fs::path(NETTOPO_SHARED_DATA) / "clusters" / "plafrim" / "hwloc";
 
@@ -36,32 +38,11 @@ bool have(const fs::path& dir) {
     return false;
 }
 
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    REQUIRE(in);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 void write(const fs::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
     out << text;
     REQUIRE(out);
 }
-
-// A fresh directory, removed at the end of the test.
-struct TempDir {
-    fs::path path;
-    explicit TempDir(const std::string& name)
-        : path(fs::temp_directory_path() / fmt::format("nettopo-hosts-{}-{}", name, ::getpid())) {
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    std::string operator/(const std::string& name) const { return (path / name).string(); }
-};
 
 std::string error_of(const std::vector<std::string>& paths) {
     try {
@@ -157,7 +138,7 @@ TEST_CASE("host exports: avakas, 12 full exports and 264 hwloc 1.x diffs", "[hos
 TEST_CASE("host exports: hwloc 1.x diffs give what hwloc-patch gives", "[host-exports]") {
     if (!have(avakas_dir) || !have_tool("hwloc-patch")) return;
     const std::vector<HostExport> hosts = load_host_exports({avakas_dir.string()});
-    TempDir tmp("patch");
+    const TempDir tmp("nettopo-hosts-patch-");
     // hwloc 2.9's hwloc-patch itself refuses these diffs (their depths are
     // hwloc 1.x's): check that first, then patch with the depths rewritten
     // by hand, and compare the trees.
@@ -170,7 +151,7 @@ TEST_CASE("host exports: hwloc 1.x diffs give what hwloc-patch gives", "[host-ex
                                                  {"phi02", 1},   {"visu06", 1}};
     for (const auto& [name, numa_depth] : cases) {
         INFO(name);
-        const std::string diff = slurp(avakas_dir / (name + ".diff.xml"));
+        const std::string diff = read_file(avakas_dir / (name + ".diff.xml"));
         std::smatch refname;
         REQUIRE(std::regex_search(diff, refname, std::regex("refname=\"([^\"]+)\"")));
         const std::string reference = (avakas_dir / refname[1].str()).string();
@@ -186,11 +167,11 @@ TEST_CASE("host exports: hwloc 1.x diffs give what hwloc-patch gives", "[host-ex
 TEST_CASE("host exports: an hwloc 2 diff (hwloc-diff) gives what hwloc-patch gives",
           "[host-exports]") {
     if (!have(avakas_dir) || !have_tool("hwloc-diff") || !have_tool("hwloc-patch")) return;
-    TempDir tmp("v2diff");
+    const TempDir tmp("nettopo-hosts-v2diff-");
     const std::string ref = tmp / "node001.xml";
     fs::copy_file(avakas_dir / "node001.xml", ref);
     // Another host: other HostName, less memory on its second NUMA node.
-    std::string other = slurp(ref);
+    std::string other = read_file(ref);
     other = std::regex_replace(other, std::regex("value=\"node001\""), "value=\"node900\"");
     other = std::regex_replace(other, std::regex("local_memory=\"25769803776\""),
                                "local_memory=\"8589934592\"");
@@ -200,8 +181,8 @@ TEST_CASE("host exports: an hwloc 2 diff (hwloc-diff) gives what hwloc-patch giv
     const std::string diff = tmp / "other.diff.xml";
     REQUIRE(std::system(fmt::format("hwloc-diff '{}' '{}' '{}' >/dev/null 2>&1", ref, full, diff)
                             .c_str()) == 0);
-    CHECK_THAT(slurp(diff), Contains("hwloc2-diff.dtd"));
-    CHECK_THAT(slurp(diff), Contains("obj_attr_type=\"0\"")); // a size change
+    CHECK_THAT(read_file(diff), Contains("hwloc2-diff.dtd"));
+    CHECK_THAT(read_file(diff), Contains("obj_attr_type=\"0\"")); // a size change
     REQUIRE(hwloc_patch(ref, diff, tmp / "patched.out"));
     fs::remove(full);
 
@@ -235,7 +216,7 @@ TEST_CASE("host exports: plafrim, 122 full exports", "[host-exports]") {
 
 TEST_CASE("host exports: files and directories, names from HostName or the file",
           "[host-exports]") {
-    TempDir tmp("names");
+    const TempDir tmp("nettopo-hosts-names-");
     // No HostName in these exports: the file's stem names the host.
     const fs::path xml = fs::path(NETTOPO_SHARED_DATA) / "hwloc-xml";
     if (!have(xml)) return;
@@ -266,8 +247,8 @@ TEST_CASE("host exports: files and directories, names from HostName or the file"
 
 TEST_CASE("host exports: errors name the file", "[host-exports]") {
     if (!have(avakas_dir)) return;
-    TempDir tmp("errors");
-    const std::string node003 = slurp(avakas_dir / "node003.diff.xml");
+    const TempDir tmp("nettopo-hosts-errors-");
+    const std::string node003 = read_file(avakas_dir / "node003.diff.xml");
 
     SECTION("a diff whose reference is missing") {
         write(tmp / "node003.diff.xml", node003);
@@ -308,8 +289,8 @@ TEST_CASE("host exports: errors name the file", "[host-exports]") {
         fs::copy_file(avakas_dir / "node001.xml", tmp.path / "node001.xml");
         write(tmp / "node003.diff.xml", node003);
         write(tmp / "node003.xml",
-              std::regex_replace(slurp(avakas_dir / "node001.xml"), std::regex("value=\"node001\""),
-                                 "value=\"node003\""));
+              std::regex_replace(read_file(avakas_dir / "node001.xml"),
+                                 std::regex("value=\"node001\""), "value=\"node003\""));
         const std::string e = error_of({tmp.path.string()});
         CHECK_THAT(e, Contains("host 'node003' is described twice"));
         CHECK_THAT(e, Contains(tmp / "node003.diff.xml"));
@@ -336,7 +317,8 @@ TEST_CASE("host exports: errors name the file", "[host-exports]") {
     }
     SECTION("an export whose PUs hwloc drops, as a reference too") {
         // PU 0 with an empty cpuset: hwloc drops it (see test_hwloc_import).
-        std::string text = slurp(fs::path(NETTOPO_SHARED_DATA) / "hwloc-xml/16em64t-4s2c2t.xml");
+        std::string text =
+            read_file(fs::path(NETTOPO_SHARED_DATA) / "hwloc-xml/16em64t-4s2c2t.xml");
         const std::string pu0 = "<object type=\"PU\" os_index=\"0\" cpuset=\"";
         const auto at = text.find(pu0);
         REQUIRE(at != std::string::npos);

@@ -16,13 +16,8 @@
 
 namespace nettopo::detail {
 
-void write_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
-    if (path == "-") {
-        write(std::cout);
-        std::cout.flush();
-        if (!std::cout) throw Error("cannot write to standard output");
-        return;
-    }
+void replace_file_atomically(const std::string& path,
+                             const std::function<void(const std::string& file)>& fill) {
     // A device or a FIFO (-o /dev/null, a named pipe) is written to, not
     // replaced; a symbolic link keeps pointing where it did and its target
     // is replaced. Only regular files get the temporary-file-and-rename.
@@ -30,10 +25,7 @@ void write_atomically(const std::string& path, const std::function<void(std::ost
     if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
         throw Error(fmt::format("cannot write '{}': it is a directory", path));
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-        std::ofstream out(path, std::ios::binary);
-        if (out) write(out);
-        out.flush();
-        if (!out) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+        fill(path);
         return;
     }
     std::string target = path;
@@ -43,25 +35,22 @@ void write_atomically(const std::string& path, const std::function<void(std::ost
         if (ec) throw Error(fmt::format("cannot resolve '{}': {}", path, ec.message()));
     }
     std::string tmp = target + ".tmp.XXXXXX";
-    const int fd = mkstemp(tmp.data());
+    const int fd = ::mkstemp(tmp.data());
     if (fd < 0)
         throw Error(fmt::format("cannot create a temporary file beside '{}': {}", target,
                                 std::strerror(errno)));
     ::close(fd);
     try {
-        {
-            std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-            write(out);
-            out.flush();
-            if (!out) throw Error(fmt::format("cannot write '{}': {}", tmp, std::strerror(errno)));
-        }
+        // `fill` may replace the file rather than write into it (`dot -o`):
+        // it is reopened by name, and its permissions set, after it is done.
+        fill(tmp);
         const int sync_fd = ::open(tmp.c_str(), O_RDONLY);
         if (sync_fd < 0 || ::fsync(sync_fd) != 0) {
             if (sync_fd >= 0) ::close(sync_fd);
             throw Error(fmt::format("cannot flush '{}' to disk: {}", tmp, std::strerror(errno)));
         }
         ::close(sync_fd);
-        // mkstemp creates 0600 files; an archive is ordinary data.
+        // mkstemp creates 0600 files; the content is ordinary data.
         const mode_t mask = ::umask(0);
         ::umask(mask);
         ::chmod(tmp.c_str(), 0666 & ~mask);
@@ -72,6 +61,21 @@ void write_atomically(const std::string& path, const std::function<void(std::ost
         std::remove(tmp.c_str());
         throw;
     }
+}
+
+void write_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
+    if (path == "-") {
+        write(std::cout);
+        std::cout.flush();
+        if (!std::cout) throw Error("cannot write to standard output");
+        return;
+    }
+    replace_file_atomically(path, [&](const std::string& file) {
+        std::ofstream out(file, std::ios::binary | std::ios::trunc);
+        if (out) write(out);
+        out.flush();
+        if (!out) throw Error(fmt::format("cannot write '{}': {}", file, std::strerror(errno)));
+    });
 }
 
 } // namespace nettopo::detail

@@ -12,9 +12,8 @@
 #include <array>
 #include <cctype>
 #include <cerrno>
-#include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
 #include <optional>
@@ -341,7 +340,8 @@ void run_dot(const std::string& dot, const std::string& format, const std::strin
 }
 
 // Renders into a temporary file beside the target, then renames it: readers
-// see the old drawing or the complete new one.
+// see the old drawing or the complete new one (a device or a FIFO is
+// rendered to in place).
 void render(const Cluster& cluster, const std::string& path, const std::string& format,
             const DotOptions& options) {
     const std::optional<std::string> dot = find_dot();
@@ -353,43 +353,8 @@ void render(const Cluster& cluster, const std::string& path, const std::string& 
     std::ostringstream text;
     write_dot(cluster, text, options);
 
-    struct stat st {};
-    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-        throw Error(fmt::format("cannot write '{}': it is a directory", path));
-    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) { // /dev/null, a FIFO
-        run_dot(*dot, format, path, text.str(), path);
-        return;
-    }
-    std::string target = path;
-    if (::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
-        std::error_code ec;
-        target = std::filesystem::weakly_canonical(path, ec).string();
-        if (ec) throw Error(fmt::format("cannot resolve '{}': {}", path, ec.message()));
-    }
-    std::string tmp = target + ".tmp.XXXXXX";
-    const int fd = ::mkstemp(tmp.data());
-    if (fd < 0)
-        throw Error(fmt::format("cannot create a temporary file beside '{}': {}", target,
-                                std::strerror(errno)));
-    ::close(fd);
-    try {
-        run_dot(*dot, format, tmp, text.str(), path);
-        const int sync_fd = ::open(tmp.c_str(), O_RDONLY);
-        if (sync_fd < 0 || ::fsync(sync_fd) != 0) {
-            if (sync_fd >= 0) ::close(sync_fd);
-            throw Error(fmt::format("cannot flush '{}' to disk: {}", tmp, std::strerror(errno)));
-        }
-        ::close(sync_fd);
-        const mode_t mask = ::umask(0); // mkstemp made it 0600; a drawing is ordinary data
-        ::umask(mask);
-        ::chmod(tmp.c_str(), 0666 & ~mask);
-        if (std::rename(tmp.c_str(), target.c_str()) != 0)
-            throw Error(
-                fmt::format("cannot rename '{}' to '{}': {}", tmp, target, std::strerror(errno)));
-    } catch (...) {
-        std::remove(tmp.c_str());
-        throw;
-    }
+    detail::replace_file_atomically(
+        path, [&](const std::string& file) { run_dot(*dot, format, file, text.str(), path); });
 }
 
 } // namespace
