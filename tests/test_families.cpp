@@ -879,8 +879,11 @@ TEST_CASE("xgft with m = 4,4,4 and w = 1,4,4 is the 4-ary 3-tree", "[families][x
 // ===========================================================================
 
 TEST_CASE("butterfly k-ary n-fly: counts, degrees and shortest hops", "[families][butterfly]") {
+    // From n = 8 a shortest path can cut through a host between the two
+    // sides (the first formula missed it): 2-ary 8- to 10-flies catch that.
     const std::vector<std::pair<u32, u32>> shapes{{2, 1}, {4, 1}, {2, 2}, {3, 2}, {4, 2},
-                                                  {2, 3}, {3, 3}, {2, 4}, {3, 4}, {2, 6}};
+                                                  {2, 3}, {3, 3}, {2, 4}, {3, 4}, {2, 6},
+                                                  {2, 8}, {2, 9}, {2, 10}};
     for (const auto& [k, n] : shapes) {
         const auto f = make_butterfly(k, n);
         INFO(f->spec());

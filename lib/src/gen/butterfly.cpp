@@ -4,12 +4,19 @@
 // stage n-1 at switch floor(i/k), so the network is drawn folded: every link
 // is bidirectional and each host has two (one when n = 1).
 //
-// Hops between hosts on switches A != B, with i the highest and j the lowest
-// digit where A and B differ: the shortest path either crosses all stages
-// (n+1 links), or enters and leaves at stage 0, turning at stage i+1
-// (2(i+1)+2), or enters and leaves at stage n-1, turning at stage j
-// (2(n-1-j)+2). Changing digit d needs a link between stages d and d+1, so
-// no other path is shorter.
+// Hops between hosts on switches A != B. The stages and the hosts form a
+// ring: stage 0, ..., stage n-1, then the hosts, which join stage n-1 back
+// to stage 0 without changing the address (two links through any host).
+// Changing digit d needs the link between stages d and d+1, so a path from
+// host to host is a walk around that ring from the hosts back to the hosts
+// that crosses the link of every digit where A and B differ. Either it goes
+// all the way round (n+1 links), or it covers the differing digits below
+// some cut from the stage-0 side (2(low+1)+2 links, turning above the
+// highest digit of that part) and those above it from the stage-(n-1) side
+// (2(n-1-high)+2), passing from one side to the other through a host; either
+// part may be empty. The hop count is the cheapest of these, found in one
+// pass over the digits. (A first version took only the all-low and all-high
+// cuts, wrong from n = 8: --verify found it.)
 #include "family_limits.hpp"
 #include "nettopo/family.hpp"
 
@@ -47,13 +54,21 @@ public:
         if (a == b) return 0;
         std::uint32_t x = a / k_, y = b / k_;
         if (x == y) return 2;
-        std::uint32_t lowest = n_, highest = 0;
-        for (std::uint32_t d = 0; x != y; ++d, x /= k_, y /= k_)
+        // Cost of covering the differing digits up to `low` from the stage-0
+        // side and from `high` up from the stage-(n-1) side; -1 / n-1: none.
+        const auto cost = [&](int low, int high) {
+            const int n = static_cast<int>(n_);
+            return static_cast<std::uint32_t>((low >= 0 ? 2 * (low + 1) + 2 : 0) +
+                                              (high < n - 1 ? 2 * (n - 1 - high) + 2 : 0));
+        };
+        std::uint32_t best = n_ + 1;
+        int previous = -1; // the last differing digit seen
+        for (int d = 0; x != y; ++d, x /= k_, y /= k_)
             if (x % k_ != y % k_) {
-                lowest = std::min(lowest, d);
-                highest = d;
+                best = std::min(best, cost(previous, d)); // cut between previous and d
+                previous = d;
             }
-        return std::min({n_ + 1, 2 * (highest + 1) + 2, 2 * (n_ - 1 - lowest) + 2});
+        return std::min(best, cost(previous, static_cast<int>(n_) - 1));
     }
 
     std::uint32_t diameter() const override { return n_ > 1 ? n_ + 1 : 2; }
