@@ -202,9 +202,9 @@ int generate_cluster(const Options& o, const Factory& make) {
     else
         save_archive(cluster, output, &progress);
     if (!o.quiet && output != "-")
-        std::cerr << fmt::format("nettopo-gen: wrote {} ({}; {}, diameter {} hop{})\n", output,
-                                 cluster_counts(cluster), family->spec(), family->diameter(),
-                                 family->diameter() == 1 ? "" : "s");
+        std::cerr << fmt::format("nettopo-gen: wrote {} ({}; {}, diameter {})\n", output,
+                                 cluster_counts(cluster), family->spec(),
+                                 counted(family->diameter(), "hop"));
     if (o.summary) write_summary_text(summarize(cluster), std::cout);
     return exit_ok;
 }
@@ -245,7 +245,8 @@ int main(int argc, char** argv) {
                  "the built network and BFS before writing; exit 1 if they disagree");
     app.add_option("--verify-sources", o.verify_sources,
                    "Machines BFS starts from for --verify (all when there are no more)")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(CLI::Range(1u, 4294967295u));
     app.footer("Families take the options above too, before or after their own.\n"
                "Exit status: 0 success, 1 bad input data, 2 bad usage.");
     app.require_subcommand(0, 1);

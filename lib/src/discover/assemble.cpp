@@ -4,6 +4,7 @@
 // machine type whatever file they came from.
 #include "nettopo/assemble.hpp"
 
+#include "io/parse_util.hpp"
 #include "nettopo/cluster_builder.hpp"
 #include "nettopo/error.hpp"
 #include "nettopo/hostlist.hpp"
@@ -16,48 +17,31 @@
 #include <cmath>
 #include <cstring>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 #include <limits>
+#include <sstream>
 #include <unordered_map>
 
 namespace nettopo {
 
 std::string AssemblyIssue::summary(std::size_t shown) const {
     const std::size_t n = std::min(shown, names.size());
-    std::string s = fmt::format("{} {}: {}", counted(names.size(), noun), what,
-                                compress_hostlist({names.begin(), names.begin() + n}));
+    const std::vector<std::string> first(names.begin(), names.begin() + n);
+    std::string list;
+    try {
+        list = compress_hostlist(first);
+    } catch (const InputError&) { // a name no hostlist can hold: a plain list
+        list = fmt::format("{}", fmt::join(first, ","));
+    }
+    std::string s = fmt::format("{} {}: {}", counted(names.size(), noun), what, list);
     if (names.size() > n) fmt::format_to(std::back_inserter(s), " and {} more", names.size() - n);
     return s;
 }
 
 namespace {
 
-// "node2" < "node10": digit runs compare as numbers.
-bool natural_less(std::string_view a, std::string_view b) {
-    std::size_t i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        const bool da = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
-        const bool db = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
-        if (da && db) {
-            std::size_t ie = i, je = j;
-            while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
-            while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
-            std::string_view na = a.substr(i, ie - i), nb = b.substr(j, je - j);
-            while (na.size() > 1 && na[0] == '0') na.remove_prefix(1);
-            while (nb.size() > 1 && nb[0] == '0') nb.remove_prefix(1);
-            if (na.size() != nb.size()) return na.size() < nb.size();
-            if (na != nb) return na < nb;
-            if (ie - i != je - j) return ie - i > je - j; // more padding first
-            i = ie;
-            j = je;
-        } else {
-            if (a[i] != b[j]) return a[i] < b[j];
-            ++i;
-            ++j;
-        }
-    }
-    return a.size() - i < b.size() - j;
-}
+using detail::natural_less;
 
 std::string file_name(const std::string& path) {
     const std::size_t slash = path.find_last_of('/');
@@ -154,7 +138,8 @@ private:
     }
 
     Cluster build() {
-        ClusterBuilder builder(o_.name.empty() && fabric_ ? stem(fabric_->source) : o_.name);
+        ClusterBuilder builder(o_.name.empty() && fabric_ ? detail::file_stem(fabric_->source)
+                                                          : o_.name);
         std::unordered_map<std::string, TypeId> type_of_tree;
         constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
         std::vector<std::uint32_t> machine_of_node(fabric_ ? fabric_->nodes.size() : 0, none);
@@ -209,12 +194,6 @@ private:
         return "flat";
     }
 
-    static std::string stem(const std::string& path) {
-        std::string f = file_name(path);
-        const std::size_t dot = f.find_last_of('.');
-        return dot == std::string::npos || dot == 0 ? f : f.substr(0, dot);
-    }
-
     const std::vector<HostExport>& hosts_;
     const Fabric* fabric_;
     const AssembleOptions& o_;
@@ -246,9 +225,8 @@ Assembly assemble_from_files(const ClusterSources& sources, const AssembleOption
         throw UsageError("give one fabric: --ibnetdiscover or --slurm, not both");
     std::optional<Fabric> fabric;
     auto read = [&](const std::string& path, auto reader) {
-        std::ifstream in(path);
-        if (!in) throw InputError(path, 0, fmt::format("cannot read: {}", std::strerror(errno)));
-        fabric = reader(in, path);
+        std::istringstream in(detail::read_all(path));
+        fabric = reader(in, path == "-" ? std::string("<stdin>") : path);
     };
     if (!sources.ibnetdiscover.empty()) read(sources.ibnetdiscover, read_ibnetdiscover);
     if (!sources.slurm.empty()) read(sources.slurm, read_slurm_topology);
@@ -259,9 +237,7 @@ Assembly assemble_from_files(const ClusterSources& sources, const AssembleOption
     if (named.name.empty() && !fabric && !sources.hosts.empty()) {
         std::string first = sources.hosts.front();
         while (first.size() > 1 && first.back() == '/') first.pop_back();
-        named.name = file_name(first);
-        if (const std::size_t dot = named.name.find_last_of('.'); dot != std::string::npos && dot)
-            named.name.resize(dot);
+        named.name = detail::file_stem(first);
     }
     return assemble_cluster(hosts, fabric ? &*fabric : nullptr, named);
 }

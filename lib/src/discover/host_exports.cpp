@@ -88,12 +88,14 @@ std::optional<hwloc_obj_type_t> v2_type(pugi::xml_node object) {
     return std::nullopt;
 }
 
-void count_io(pugi::xml_node object, V1Layout& out) {
+// Runs in the parent, on any file: bounded like every other tree walk.
+void count_io(pugi::xml_node object, V1Layout& out, std::size_t depth = 0) {
     const std::string_view t = object.attribute("type").value();
     if (t == "Bridge") ++out.bridges;
     if (t == "PCIDev") ++out.pci_devices;
     if (t == "OSDev") ++out.os_devices;
-    for (pugi::xml_node c : object.children("object")) count_io(c, out);
+    if (depth >= max_tree_depth) return;
+    for (pugi::xml_node c : object.children("object")) count_io(c, out, depth + 1);
 }
 
 void walk_v1(pugi::xml_node object, std::size_t depth, V1Layout& out) {
@@ -174,19 +176,10 @@ struct XmlFile {
     bool v1_diff = false;              // a diff written by hwloc 1.x
 };
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path, 0, fmt::format("cannot read: {}", std::strerror(errno)));
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) throw InputError(path, 0, fmt::format("read error: {}", std::strerror(errno)));
-    return std::move(buffer).str();
-}
-
 std::unique_ptr<XmlFile> parse_file(const std::string& path) {
     auto file = std::make_unique<XmlFile>();
     file->path = path;
-    file->buffer = read_file(path);
+    file->buffer = detail::read_all(path);
     pugi::xml_document doc;
     detail::parse_xml(doc, file->buffer, path);
     const pugi::xml_node root = doc.document_element();

@@ -2,6 +2,7 @@
 // checked like any other.
 #include "nettopo/generate.hpp"
 
+#include "io/parse_util.hpp"
 #include "nettopo/cluster_builder.hpp"
 #include "nettopo/error.hpp"
 #include "nettopo/hwloc_source.hpp"
@@ -48,11 +49,11 @@ void set_link_class(LinkClasses& classes, LinkField field, std::string_view text
         throw UsageError(
             fmt::format("{} '{}': expected KIND=VALUE, e.g. global=300", option, text));
     const std::string_view kind = text.substr(0, eq), number = text.substr(eq + 1);
-    double value = 0;
-    const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), value);
+    const std::optional<double> parsed = detail::parse_double(number); // finite, no -0
+    const double value = parsed.value_or(-1);
     const bool latency = field == LinkField::Latency;
-    if (number.empty() || ec != std::errc{} || ptr != number.data() + number.size() ||
-        !(value >= 0) || (!latency && value == 0) || (latency && value > max_link_latency_ns))
+    if (!parsed || !(value >= 0) || (!latency && value == 0) ||
+        (latency && value > max_link_latency_ns))
         throw UsageError(
             fmt::format("{} '{}': '{}' is not a {}", option, text, number,
                         latency ? "latency in ns (0 to 1e9)" : "bandwidth in Gbit/s (> 0)"));

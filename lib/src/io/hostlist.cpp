@@ -84,8 +84,10 @@ void expand_item(std::string_view expression, std::string_view item,
         const std::vector<Range> ranges =
             parse_ranges(expression, item.substr(i + 1, close - i - 1));
         std::uint64_t count = 0;
-        for (const Range& r : ranges) count += r.hi - r.lo + 1;
-        if (count > max_names || count * partial.size() + out.size() > max_names)
+        for (const Range& r : ranges) // checked as it grows: 19 huge ranges would wrap
+            if ((count += r.hi - r.lo + 1) > max_names)
+                bad(expression, fmt::format("expands to more than {} names", max_names));
+        if (count * partial.size() + out.size() > max_names)
             bad(expression, fmt::format("expands to more than {} names", max_names));
         std::vector<std::string> next;
         next.reserve(partial.size() * count);

@@ -19,9 +19,8 @@
 
 namespace nettopo {
 
-namespace {
+std::string detail::read_all(const std::string& path) {
 
-std::string read_all(const std::string& path) {
     if (path == "-")
         return {std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
     std::ifstream in(path, std::ios::binary);
@@ -34,6 +33,8 @@ std::string read_all(const std::string& path) {
     if (in.bad()) throw InputError(path, 0, fmt::format("read error: {}", std::strerror(errno)));
     return std::move(buffer).str();
 }
+
+namespace {
 
 // Name of the root element, skipping the XML declaration, comments and a
 // DOCTYPE; empty when the text does not start like XML.
@@ -101,12 +102,12 @@ const char* to_string(InputKind kind) {
 }
 
 InputKind detect_input_kind(const std::string& path) {
-    return kind_of(read_all(path), path);
+    return kind_of(detail::read_all(path), path);
 }
 
 Cluster load_cluster(const std::string& path, const LoadOptions& options) {
     const std::string source = path == "-" ? "<stdin>" : path;
-    const std::string buffer = read_all(path);
+    const std::string buffer = detail::read_all(path);
     switch (kind_of(buffer, source)) {
     case InputKind::Archive: {
         Cluster c = detail::read_archive_buffer(buffer, source, options);

@@ -44,4 +44,44 @@ template <class F> void for_each_token(std::string_view line, F&& f) {
     }
 }
 
+// Natural order: runs of digits compare as numbers ("node2" < "node10"); ties
+// (equal numbers written differently) fall back to byte order, so it is a
+// total order. One order for every list of host names nettopo sorts.
+inline int natural_compare(std::string_view a, std::string_view b) {
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (digit(a[i]) && digit(b[j])) {
+            std::size_t ie = i, je = j;
+            while (ie < a.size() && digit(a[ie])) ++ie;
+            while (je < b.size() && digit(b[je])) ++je;
+            std::size_t iz = i, jz = j;
+            while (iz + 1 < ie && a[iz] == '0') ++iz;
+            while (jz + 1 < je && b[jz] == '0') ++jz;
+            if (ie - iz != je - jz) return ie - iz < je - jz ? -1 : 1;
+            if (const int c = a.substr(iz, ie - iz).compare(b.substr(jz, je - jz)); c != 0)
+                return c < 0 ? -1 : 1;
+            i = ie;
+            j = je;
+            continue;
+        }
+        if (a[i] != b[j])
+            return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]) ? -1 : 1;
+        ++i;
+        ++j;
+    }
+    if (i < a.size()) return 1;
+    if (j < b.size()) return -1;
+    const int c = a.compare(b);
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+}
+
+inline bool natural_less(std::string_view a, std::string_view b) {
+    return natural_compare(a, b) < 0;
+}
+
+// The whole of a file ("-": standard input), with a clear InputError when it
+// cannot be read (missing, a directory, a read error).
+std::string read_all(const std::string& path);
+
 } // namespace nettopo::detail

@@ -32,6 +32,7 @@
 #include "atomic_file.hpp"
 #include "nettopo/error.hpp"
 #include "nettopo/hostlist.hpp"
+#include "parse_util.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -47,43 +48,8 @@ namespace nettopo {
 
 namespace {
 
-bool is_digit(char c) {
-    return c >= '0' && c <= '9';
-}
-
-// Natural order: runs of digits compare as numbers. Ties (equal numbers
-// written differently) fall back to plain byte order, so it is a total order.
-int natural_compare(std::string_view a, std::string_view b) {
-    std::size_t i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        if (is_digit(a[i]) && is_digit(b[j])) {
-            std::size_t ie = i, je = j;
-            while (ie < a.size() && is_digit(a[ie])) ++ie;
-            while (je < b.size() && is_digit(b[je])) ++je;
-            std::size_t iz = i, jz = j;
-            while (iz + 1 < ie && a[iz] == '0') ++iz;
-            while (jz + 1 < je && b[jz] == '0') ++jz;
-            if (ie - iz != je - jz) return ie - iz < je - jz ? -1 : 1;
-            if (const int c = a.substr(iz, ie - iz).compare(b.substr(jz, je - jz)); c != 0)
-                return c < 0 ? -1 : 1;
-            i = ie;
-            j = je;
-            continue;
-        }
-        if (a[i] != b[j])
-            return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]) ? -1 : 1;
-        ++i;
-        ++j;
-    }
-    if (i < a.size()) return 1;
-    if (j < b.size()) return -1;
-    const int c = a.compare(b);
-    return c < 0 ? -1 : (c > 0 ? 1 : 0);
-}
-
-bool natural_less(std::string_view a, std::string_view b) {
-    return natural_compare(a, b) < 0;
-}
+using detail::natural_compare;
+using detail::natural_less;
 
 // A name topology.conf can carry: one token, no hostlist or comment syntax.
 void check_name(std::string_view kind, std::string_view name) {
