@@ -193,3 +193,8 @@ TEST_CASE("assembly: hosts matched with the fabric by name", "[real-clusters]") 
         CHECK(check_assembly(a, true).problems.size() == a.issues.size());
     }
 }
+
+TEST_CASE("assembly: names no hostlist can hold are listed plainly", "[real-clusters]") {
+    const AssemblyIssue issue{"host", "left out", {"odd,name", "b[1"}};
+    CHECK(issue.summary() == "2 hosts left out: odd,name,b[1");
+}

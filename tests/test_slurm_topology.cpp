@@ -537,3 +537,11 @@ TEST_CASE("write_slurm_topology refuses what is not a Slurm tree", "[slurm]") {
     named.add_link({true, s2.value}, {false, 0}, 1);
     CHECK_THAT(usage_error_of(std::move(named).build()), Contains("'a#1'"));
 }
+
+TEST_CASE("hostlist: a count that would wrap around 64 bits is refused", "[slurm]") {
+    // 18 ranges of 10^18 names and one of ~4.5e17 add up past 2^64.
+    std::string ranges;
+    for (int i = 0; i < 18; ++i) ranges += "0-999999999999999999,";
+    ranges += "0-446744073709551620";
+    CHECK_THROWS_AS(expand_hostlist("n[" + ranges + "]"), InputError);
+}
