@@ -70,6 +70,10 @@ cmp -s "$d/out.xml" "$root/tests/golden/expected/discover-ring4.txt" &&
     fail "the rewritten archive differs from tests/golden/expected/discover-ring4.txt"
 mode=$(umask 022 && rm -f "$d/mode.xml" && "$discover" -q -i "$good" -o "$d/mode.xml" && stat -c %a "$d/mode.xml")
 [[ "$mode" == 644 ]] && pass "archive mode 644 under umask 022" || fail "archive mode $mode under umask 022, expected 644"
+# a file replaced keeps the permissions its owner gave it
+mode=$("$discover" -q -i "$good" -o "$d/mode.xml" && chmod 600 "$d/mode.xml" &&
+    "$discover" -q -i "$good" -o "$d/mode.xml" && stat -c %a "$d/mode.xml")
+[[ "$mode" == 600 ]] && pass "a rewritten archive keeps mode 600" || fail "a rewritten archive has mode $mode, expected 600"
 rm -f "$d/mode.xml"
 no_temp_files "$d" || true
 

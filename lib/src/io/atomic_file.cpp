@@ -50,10 +50,17 @@ void replace_file_atomically(const std::string& path,
             throw Error(fmt::format("cannot flush '{}' to disk: {}", tmp, std::strerror(errno)));
         }
         ::close(sync_fd);
-        // mkstemp creates 0600 files; the content is ordinary data.
-        const mode_t mask = ::umask(0);
-        ::umask(mask);
-        ::chmod(tmp.c_str(), 0666 & ~mask);
+        // mkstemp creates 0600 files. A file replaced keeps its permissions
+        // (a user's chmod 600 must survive a rewrite); a new one gets the
+        // umask's, as any ordinary data file.
+        struct stat old {};
+        if (::stat(target.c_str(), &old) == 0 && S_ISREG(old.st_mode)) {
+            ::chmod(tmp.c_str(), old.st_mode & 07777);
+        } else {
+            const mode_t mask = ::umask(0);
+            ::umask(mask);
+            ::chmod(tmp.c_str(), 0666 & ~mask);
+        }
         if (std::rename(tmp.c_str(), target.c_str()) != 0)
             throw Error(
                 fmt::format("cannot rename '{}' to '{}': {}", tmp, target, std::strerror(errno)));

@@ -10,9 +10,9 @@ namespace nettopo::detail {
 
 // Replaces the file at `path` with what `fill` writes. `fill` is given the
 // file to write the whole content into and throws Error if it cannot: a
-// temporary file beside the target (made 0600 by mkstemp, given the umask's
-// permissions once `fill` is done, flushed to disk and renamed over the
-// target) or, for a device or a FIFO (/dev/null, a named pipe), `path`
+// temporary file beside the target (made 0600 by mkstemp, given the replaced
+// file's permissions, or the umask's for a new file, once `fill` is done,
+// flushed to disk and renamed over the target) or, for a device or a FIFO (/dev/null, a named pipe), `path`
 // itself, written in place. A symbolic link keeps pointing where it did and
 // its target is replaced. A directory is refused. Throws Error (no temporary
 // file left behind) on failure. "-" is not special here.
