@@ -13,16 +13,6 @@
 
 namespace nettopo {
 
-// Ordered pairs of distinct machines by hop count, from BFS runs started at
-// every machine (or at max_sources of them, evenly spread, on large clusters).
-struct HopDistribution {
-    std::vector<std::uint64_t> pairs_at_hops; // index: hop count
-    std::uint64_t unreachable_pairs = 0;
-    std::uint32_t sources = 0;
-    bool all_sources = true;
-};
-HopDistribution machine_hop_distribution(const Cluster& cluster, std::uint32_t max_sources = 4096);
-
 struct CheckReport {
     ClusterSummary summary;
     HopDistribution hops;

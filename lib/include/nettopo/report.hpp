@@ -35,7 +35,19 @@ struct ClusterSummary {
 
 inline constexpr std::uint64_t exact_diameter_budget = 200'000'000;
 
-ClusterSummary summarize(const Cluster& cluster);
+// Ordered pairs of distinct machines by hop count, from BFS runs started at
+// every machine (or at max_sources of them, evenly spread, on large clusters).
+struct HopDistribution {
+    std::vector<std::uint64_t> pairs_at_hops; // index: hop count
+    std::uint64_t unreachable_pairs = 0;
+    std::uint32_t sources = 0;
+    bool all_sources = true;
+};
+HopDistribution machine_hop_distribution(const Cluster& cluster, std::uint32_t max_sources = 4096);
+
+// `known`: a hop distribution already computed from every machine, whose
+// largest hop count is the diameter (saves searching the network again).
+ClusterSummary summarize(const Cluster& cluster, const HopDistribution* known = nullptr);
 void write_summary_text(const ClusterSummary& s, std::ostream& out);
 void write_summary_json(const ClusterSummary& s, std::ostream& out);
 

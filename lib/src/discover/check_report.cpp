@@ -1,39 +1,14 @@
 #include "nettopo/check_report.hpp"
 
 #include "nettopo/json_writer.hpp"
-#include "nettopo/network_search.hpp"
 
 #include <fmt/format.h>
 
 namespace nettopo {
 
-HopDistribution machine_hop_distribution(const Cluster& cluster, std::uint32_t max_sources) {
-    HopDistribution d;
-    const std::uint32_t machines = cluster.num_machines();
-    d.all_sources = machines <= max_sources;
-    const std::uint32_t sources = d.all_sources ? machines : max_sources;
-    NetworkSearch search(cluster.network());
-    std::vector<std::uint32_t> hops;
-    for (std::uint32_t i = 0; i < sources; ++i) {
-        // Evenly spread over the machine ids when sampling: deterministic.
-        const auto s = static_cast<std::uint32_t>(std::uint64_t{i} * machines / sources);
-        search.hops_from(VertexId(s), hops);
-        for (std::uint32_t t = 0; t < machines; ++t) {
-            if (t == s) continue;
-            if (hops[t] == NetworkSearch::unreachable_hops) {
-                ++d.unreachable_pairs;
-                continue;
-            }
-            if (hops[t] >= d.pairs_at_hops.size()) d.pairs_at_hops.resize(hops[t] + 1, 0);
-            ++d.pairs_at_hops[hops[t]];
-        }
-    }
-    d.sources = sources;
-    return d;
-}
-
 CheckReport check_assembly(const Assembly& assembly, bool allow_disconnected) {
-    CheckReport r{summarize(assembly.cluster), machine_hop_distribution(assembly.cluster), {}, {}};
+    HopDistribution hops = machine_hop_distribution(assembly.cluster);
+    CheckReport r{summarize(assembly.cluster, &hops), std::move(hops), {}, {}};
     for (const AssemblyIssue& issue : assembly.issues) r.problems.push_back(issue.summary());
     if (r.summary.components > 1 && !allow_disconnected)
         r.problems.push_back(fmt::format("the network has {} connected components; hosts in "

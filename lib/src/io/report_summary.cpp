@@ -21,9 +21,52 @@ std::pair<std::uint32_t, std::uint32_t> farthest_machine(NetworkSearch& search, 
     return best;
 }
 
+// Exact while a BFS from every machine stays within the budget, else a
+// lower bound from a double sweep (and `exact` is cleared).
+std::uint32_t diameter_by_search(const Network& net, bool& exact) {
+    NetworkSearch search(net);
+    std::vector<std::uint32_t> hops;
+    const std::uint64_t work = std::uint64_t{net.num_machines()} *
+                               (net.num_vertices() + 2 * std::uint64_t{net.num_links()});
+    if (work <= exact_diameter_budget) {
+        std::uint32_t diameter = 0;
+        for (std::uint32_t m = 0; m < net.num_machines(); ++m)
+            diameter = std::max(diameter, farthest_machine(search, net, VertexId(m), hops).first);
+        return diameter;
+    }
+    exact = false;
+    auto [d1, far] = farthest_machine(search, net, VertexId(0), hops);
+    return std::max(d1, farthest_machine(search, net, VertexId(far), hops).first);
+}
+
 } // namespace
 
-ClusterSummary summarize(const Cluster& c) {
+HopDistribution machine_hop_distribution(const Cluster& cluster, std::uint32_t max_sources) {
+    HopDistribution d;
+    const std::uint32_t machines = cluster.num_machines();
+    d.all_sources = machines <= max_sources;
+    const std::uint32_t sources = d.all_sources ? machines : max_sources;
+    NetworkSearch search(cluster.network());
+    std::vector<std::uint32_t> hops;
+    for (std::uint32_t i = 0; i < sources; ++i) {
+        // Evenly spread over the machine ids when sampling: deterministic.
+        const auto s = static_cast<std::uint32_t>(std::uint64_t{i} * machines / sources);
+        search.hops_from(VertexId(s), hops);
+        for (std::uint32_t t = 0; t < machines; ++t) {
+            if (t == s) continue;
+            if (hops[t] == NetworkSearch::unreachable_hops) {
+                ++d.unreachable_pairs;
+                continue;
+            }
+            if (hops[t] >= d.pairs_at_hops.size()) d.pairs_at_hops.resize(hops[t] + 1, 0);
+            ++d.pairs_at_hops[hops[t]];
+        }
+    }
+    d.sources = sources;
+    return d;
+}
+
+ClusterSummary summarize(const Cluster& c, const HopDistribution* known) {
     const Network& net = c.network();
     ClusterSummary s{};
     s.name = c.name();
@@ -40,20 +83,13 @@ ClusterSummary summarize(const Cluster& c) {
     }
     s.components = connected_components(net).count;
 
-    NetworkSearch search(net);
-    std::vector<std::uint32_t> hops;
-    const std::uint64_t work = std::uint64_t{net.num_machines()} *
-                               (net.num_vertices() + 2 * std::uint64_t{net.num_links()});
-    std::uint32_t diameter = 0;
-    if (work <= exact_diameter_budget) {
-        for (std::uint32_t m = 0; m < net.num_machines(); ++m)
-            diameter = std::max(diameter, farthest_machine(search, net, VertexId(m), hops).first);
+    if (known && known->all_sources) {
+        s.diameter_hops = known->pairs_at_hops.empty()
+                              ? 0
+                              : static_cast<std::uint32_t>(known->pairs_at_hops.size() - 1);
     } else {
-        s.diameter_exact = false;
-        auto [d1, far] = farthest_machine(search, net, VertexId(0), hops);
-        diameter = std::max(d1, farthest_machine(search, net, VertexId(far), hops).first);
+        s.diameter_hops = diameter_by_search(net, s.diameter_exact);
     }
-    s.diameter_hops = diameter;
 
     std::vector<std::uint32_t> machines_of_type(c.num_types(), 0);
     const auto runs = c.runs();
