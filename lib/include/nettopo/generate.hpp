@@ -30,9 +30,15 @@ struct LinkClasses {
 };
 
 // Parses "KIND=VALUE" (KIND one of host-switch, switch-switch, local, global,
-// or "all") and sets that class's latency (ns) or bandwidth (Gbit/s).
-// UsageError on bad text.
+// or "all"), a latency (ns) or bandwidth (Gbit/s) for the classes it names;
+// set_link_class applies it. UsageError on bad text. One parser for every
+// tool's --latency and --bandwidth.
 enum class LinkField { Latency, Bandwidth };
+struct LinkClassSetting {
+    std::array<bool, link_class_count> applies{}; // the classes KIND names
+    double value = 0;
+};
+LinkClassSetting parse_link_class_setting(LinkField field, std::string_view kind_equals_value);
 void set_link_class(LinkClasses& classes, LinkField field, std::string_view kind_equals_value);
 
 // The machine inside every generated host, unless the user gives one: two

@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -213,11 +212,9 @@ void set_latency_override(AssembleOptions& options, std::string_view text) {
                                      "switch-switch links only (local and global are dragonfly "
                                      "links of nettopo-gen)",
                                      text));
-    LinkClasses given = LinkClasses::uniform(std::numeric_limits<double>::quiet_NaN(), 0);
-    set_link_class(given, LinkField::Latency, text);
+    const LinkClassSetting setting = parse_link_class_setting(LinkField::Latency, text);
     for (std::size_t i = 0; i < link_class_count; ++i)
-        if (!std::isnan(given.of[i].latency_ns))
-            options.latency_override[i] = given.of[i].latency_ns;
+        if (setting.applies[i]) options.latency_override[i] = setting.value;
 }
 
 Assembly assemble_from_files(const ClusterSources& sources, const AssembleOptions& options) {

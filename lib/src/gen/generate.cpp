@@ -42,7 +42,7 @@ LinkClasses LinkClasses::uniform(double latency_ns, double bandwidth_gbps) {
     return c;
 }
 
-void set_link_class(LinkClasses& classes, LinkField field, std::string_view text) {
+LinkClassSetting parse_link_class_setting(LinkField field, std::string_view text) {
     const std::string_view option = field == LinkField::Latency ? "--latency" : "--bandwidth";
     const std::size_t eq = text.find('=');
     if (eq == std::string_view::npos)
@@ -57,17 +57,24 @@ void set_link_class(LinkClasses& classes, LinkField field, std::string_view text
         throw UsageError(
             fmt::format("{} '{}': '{}' is not a {}", option, text, number,
                         latency ? "latency in ns (0 to 1e9)" : "bandwidth in Gbit/s (> 0)"));
+    LinkClassSetting setting{{}, value};
     bool found = false;
-    for (std::size_t i = 0; i < link_class_count; ++i) {
-        const auto c = static_cast<LinkClass>(i);
-        if (kind != "all" && kind != link_class_name(c)) continue;
-        (latency ? classes[c].latency_ns : classes[c].bandwidth_gbps) = value;
-        found = true;
-    }
+    for (std::size_t i = 0; i < link_class_count; ++i)
+        if (kind == "all" || kind == link_class_name(static_cast<LinkClass>(i)))
+            found = setting.applies[i] = true;
     if (!found)
         throw UsageError(fmt::format("{} '{}': unknown link kind '{}' (host-switch, "
                                      "switch-switch, local, global or all)",
                                      option, text, kind));
+    return setting;
+}
+
+void set_link_class(LinkClasses& classes, LinkField field, std::string_view text) {
+    const LinkClassSetting setting = parse_link_class_setting(field, text);
+    for (std::size_t i = 0; i < link_class_count; ++i)
+        if (setting.applies[i])
+            (field == LinkField::Latency ? classes.of[i].latency_ns
+                                         : classes.of[i].bandwidth_gbps) = setting.value;
 }
 
 MachineType synthetic_machine(std::string_view description, NodeLevel node_level) {
