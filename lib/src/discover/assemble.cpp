@@ -42,11 +42,6 @@ namespace {
 
 using detail::natural_less;
 
-std::string file_name(const std::string& path) {
-    const std::size_t slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 struct Machine {
     std::string name;
     const MachineTree* tree;
@@ -87,8 +82,8 @@ private:
         std::vector<bool> used(hosts_.size(), false);
         auto add_host = [&](std::size_t h, std::uint32_t node) {
             used[h] = true;
-            machines_.push_back(
-                {hosts_[h].name, &hosts_[h].tree, "hwloc:" + file_name(hosts_[h].source), node});
+            machines_.push_back({hosts_[h].name, &hosts_[h].tree,
+                                 detail::hwloc_type_description(hosts_[h].source), node});
         };
         const bool attach_all = !fabric_ || fabric_hosts() == 0;
         if (attach_all) {

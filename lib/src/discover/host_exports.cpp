@@ -296,15 +296,11 @@ HwlocMachine load_diff(const XmlFile& diff, Files& files) {
 
 // ---------------------------------------------------------------------------
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // "dir/node003.diff.xml" -> "node003", "dir/node001.xml" -> "node001".
 std::string host_stem(const std::string& path) {
-    const std::string_view name = std::string_view(path).substr(path.find_last_of('/') + 1);
+    const std::string_view name = detail::file_name(path);
     for (std::string_view suffix : {".diff.xml", ".xml"})
-        if (ends_with(name, suffix) && name.size() > suffix.size())
+        if (name.ends_with(suffix) && name.size() > suffix.size())
             return std::string(name.substr(0, name.size() - suffix.size()));
     return detail::file_stem(name);
 }
@@ -324,7 +320,7 @@ std::vector<std::string> list_files(const std::vector<std::string>& paths) {
         for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
             const std::string name = it->path().filename().string();
             std::error_code file_ec;
-            if (ends_with(name, ".xml") && !name.starts_with('.') && it->is_regular_file(file_ec))
+            if (name.ends_with(".xml") && !name.starts_with('.') && it->is_regular_file(file_ec))
                 inside.push_back(it->path().string());
         }
         if (ec)

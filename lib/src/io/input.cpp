@@ -122,8 +122,8 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
         HwlocMachine machine = detail::load_hwloc_xml_buffer(buffer, source);
         detail::check_kept_pus(machine.tree, declared, source);
         const std::string stem = detail::file_stem(source);
-        return one_machine(std::move(machine),
-                           "hwloc:" + source.substr(source.find_last_of('/') + 1), stem, options);
+        return one_machine(std::move(machine), detail::hwloc_type_description(source), stem,
+                           options);
     }
     case InputKind::Description: {
         std::istringstream in(buffer);

@@ -25,8 +25,17 @@ inline std::optional<std::uint64_t> parse_uint(std::string_view s) {
 }
 
 // "dir/lab.topo" -> "lab": the default name of whatever a file describes.
+inline std::string_view file_name(std::string_view path) {
+    return path.substr(path.find_last_of('/') + 1);
+}
+
+// How a machine type loaded from an hwloc export names its source.
+inline std::string hwloc_type_description(std::string_view path) {
+    return "hwloc:" + std::string(file_name(path));
+}
+
 inline std::string file_stem(std::string_view path) {
-    std::string_view s = path.substr(path.find_last_of('/') + 1);
+    std::string_view s = file_name(path);
     if (const auto dot = s.rfind('.'); dot != std::string_view::npos && dot > 0)
         s = s.substr(0, dot);
     return std::string(s);
