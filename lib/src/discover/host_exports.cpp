@@ -206,15 +206,25 @@ std::unique_ptr<XmlFile> parse_file(const std::string& path) {
     return file;
 }
 
+// The files diffs refer to, read once each and kept while any diff may need
+// them. Other exports are read, loaded and dropped: holding every buffer
+// made each fork of the isolated loader slower as the parent grew.
 class Files {
 public:
     const XmlFile& get(const std::string& path) {
-        std::unique_ptr<XmlFile>& slot = files_[fs::path(path).lexically_normal().string()];
+        std::unique_ptr<XmlFile>& slot = files_[key(path)];
         if (!slot) slot = parse_file(path);
         return *slot;
     }
+    const XmlFile* find(const std::string& path) const {
+        const auto it = files_.find(key(path));
+        return it == files_.end() ? nullptr : it->second.get();
+    }
 
 private:
+    static std::string key(const std::string& path) {
+        return fs::path(path).lexically_normal().string();
+    }
     std::unordered_map<std::string, std::unique_ptr<XmlFile>> files_;
 };
 
@@ -353,13 +363,16 @@ private:
 std::vector<HostExport> load_host_exports(const std::vector<std::string>& paths) {
     const std::vector<std::string> files = list_files(paths);
     const KeepHwlocPlugins plugins;
-    Files parsed;
+    Files references;
     std::vector<HostExport> hosts;
     hosts.reserve(files.size());
     std::unordered_map<std::string, std::size_t> by_name;
     for (const std::string& path : files) {
-        const XmlFile& file = parsed.get(path);
-        HwlocMachine m = file.diff ? load_diff(file, parsed) : load_export(file);
+        std::unique_ptr<XmlFile> own; // unless a diff already made it a reference
+        const XmlFile* found = references.find(path);
+        if (!found) own = parse_file(path);
+        const XmlFile& file = found ? *found : *own;
+        HwlocMachine m = file.diff ? load_diff(file, references) : load_export(file);
         std::string name = m.hostname.empty() ? host_stem(path) : std::move(m.hostname);
         if (const auto [it, fresh] = by_name.try_emplace(name, hosts.size()); !fresh)
             throw InputError(path, 0,
