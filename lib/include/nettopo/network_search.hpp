@@ -37,6 +37,8 @@ public:
 
     std::optional<std::uint32_t> hops(VertexId from, VertexId to);
     std::optional<double> latency(VertexId from, VertexId to); // ns
+    // The same in the integer picoseconds the search adds (exact, for oracles).
+    std::optional<std::int64_t> latency_ps(VertexId from, VertexId to);
     // Vertices of one shortest path, both ends included; nullopt if unreachable.
     std::optional<std::vector<VertexId>> path(VertexId from, VertexId to, PathMetric metric);
 

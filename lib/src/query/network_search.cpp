@@ -127,11 +127,17 @@ std::optional<std::uint32_t> NetworkSearch::hops(VertexId from, VertexId to) {
     return static_cast<std::uint32_t>(dist_[to.value]);
 }
 
-std::optional<double> NetworkSearch::latency(VertexId from, VertexId to) {
+std::optional<std::int64_t> NetworkSearch::latency_ps(VertexId from, VertexId to) {
     if (mode_ != Mode::Dijkstra || source_ != from) restart(Mode::Dijkstra, from);
     dijkstra_until(to);
     if (!seen(to.value) || !done_[to.value]) return std::nullopt;
-    return to_ns(dist_[to.value]);
+    return dist_[to.value];
+}
+
+std::optional<double> NetworkSearch::latency(VertexId from, VertexId to) {
+    const auto ps = latency_ps(from, to);
+    if (!ps) return std::nullopt;
+    return to_ns(*ps);
 }
 
 std::vector<VertexId> NetworkSearch::trace(VertexId to) const {
