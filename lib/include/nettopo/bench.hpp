@@ -12,8 +12,8 @@ namespace nettopo::bench {
 
 // One operation timed on one input, over several repetitions.
 struct Measurement {
-    std::string operation; // "lca combin", "distance II", "load", ...
-    std::string input;     // "tree-G", "degrees 1 4 1 1 9 2 1 1 4", a file name
+    std::string operation;      // "lca combin", "distance II", "load", ...
+    std::string input;          // "tree-G", "degrees 1 4 1 1 9 2 1 1 4", a file name
     std::uint64_t machines = 0; // size of the input: the x axis of --plot
     std::uint64_t items = 0;    // operations per repetition (queries, pairs, ...)
     // Nanoseconds per item, one value per repetition.

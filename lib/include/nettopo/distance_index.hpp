@@ -21,6 +21,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 
 namespace nettopo {
@@ -63,5 +65,17 @@ public:
 // Throws UsageError when a forced kind cannot be built within the budget.
 std::unique_ptr<DistanceIndex> build_distance_index(const Cluster& cluster,
                                                     const DistanceIndexOptions& options = {});
+
+// The slow twin: compares an index with NetworkSearch (BFS hop counts,
+// Dijkstra picoseconds) from each source to every machine; the first
+// difference, or nullopt when they agree. One full search per source.
+struct IndexMismatch {
+    MachineId from, to;
+    bool hops;                              // false: the latency differs
+    std::int64_t index_value, search_value; // unreachable as in DistanceIndex
+};
+std::optional<IndexMismatch> check_distance_index(const Cluster& cluster,
+                                                  const DistanceIndex& index,
+                                                  std::span<const MachineId> sources);
 
 } // namespace nettopo

@@ -18,6 +18,10 @@ inline constexpr double max_link_latency_ns = 1e9;
 
 // Nanoseconds to the picoseconds the searches add (resolution 1 ps).
 std::int64_t to_picoseconds(double ns);
+// And back, for reporting a sum.
+inline double picoseconds_to_ns(std::int64_t ps) {
+    return static_cast<double>(ps) / 1000.0;
+}
 
 struct Link {
     VertexId a, b;

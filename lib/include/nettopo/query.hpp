@@ -4,6 +4,7 @@
 #pragma once
 
 #include "nettopo/cluster.hpp"
+#include "nettopo/distance_index.hpp"
 #include "nettopo/network_search.hpp"
 
 #include <cstdint>
@@ -20,7 +21,9 @@ struct NearPe {
 
 class QueryEngine {
 public:
-    explicit QueryEngine(const Cluster& cluster);
+    // With an index, hop counts and distances between machines are looked up
+    // in it instead of searched; the index must outlive the engine.
+    explicit QueryEngine(const Cluster& cluster, const DistanceIndex* index = nullptr);
     const Cluster& cluster() const { return *cluster_; }
 
     // Fewest network links between the PEs' machines; 0 inside a machine.
@@ -37,6 +40,7 @@ public:
 
 private:
     const Cluster* cluster_;
+    const DistanceIndex* index_;
     NetworkSearch search_;
 };
 

@@ -15,9 +15,6 @@ namespace nettopo {
 
 namespace {
 constexpr std::int64_t saturated = std::numeric_limits<std::int64_t>::max();
-double to_ns(std::int64_t ps) {
-    return static_cast<double>(ps) / 1000.0;
-}
 } // namespace
 
 NetworkSearch::NetworkSearch(const Network& net)
@@ -112,12 +109,12 @@ void NetworkSearch::start(VertexId from) {
 std::optional<std::pair<VertexId, double>> NetworkSearch::next_settled() {
     auto s = settle_next();
     if (!s) return std::nullopt;
-    return std::pair{s->first, to_ns(s->second)};
+    return std::pair{s->first, picoseconds_to_ns(s->second)};
 }
 
 std::optional<double> NetworkSearch::peek_latency() {
     if (!clean_top()) return std::nullopt;
-    return to_ns(heap_.front().dist);
+    return picoseconds_to_ns(heap_.front().dist);
 }
 
 std::optional<std::uint32_t> NetworkSearch::hops(VertexId from, VertexId to) {
@@ -137,7 +134,7 @@ std::optional<std::int64_t> NetworkSearch::latency_ps(VertexId from, VertexId to
 std::optional<double> NetworkSearch::latency(VertexId from, VertexId to) {
     const auto ps = latency_ps(from, to);
     if (!ps) return std::nullopt;
-    return to_ns(*ps);
+    return picoseconds_to_ns(*ps);
 }
 
 std::vector<VertexId> NetworkSearch::trace(VertexId to) const {

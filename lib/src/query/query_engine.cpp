@@ -4,17 +4,28 @@
 
 namespace nettopo {
 
-QueryEngine::QueryEngine(const Cluster& cluster) : cluster_(&cluster), search_(cluster.network()) {}
+QueryEngine::QueryEngine(const Cluster& cluster, const DistanceIndex* index)
+    : cluster_(&cluster), index_(index), search_(cluster.network()) {}
 
 std::optional<std::uint32_t> QueryEngine::hop_count(PeId a, PeId b) {
     const MachineId ma = cluster_->machine_of(a), mb = cluster_->machine_of(b);
     if (ma == mb) return 0u;
+    if (index_) {
+        const std::uint32_t h = index_->hops(ma, mb);
+        if (h == DistanceIndex::unreachable_hops) return std::nullopt;
+        return h;
+    }
     return search_.hops(cluster_->vertex(ma), cluster_->vertex(mb));
 }
 
 std::optional<double> QueryEngine::distance(PeId a, PeId b) {
     const MachineId ma = cluster_->machine_of(a), mb = cluster_->machine_of(b);
     if (ma == mb) return cluster_->intra_machine_latency(a, b);
+    if (index_) {
+        const std::int64_t ps = index_->latency_ps(ma, mb);
+        if (ps == DistanceIndex::unreachable_ps) return std::nullopt;
+        return picoseconds_to_ns(ps);
+    }
     return search_.latency(cluster_->vertex(ma), cluster_->vertex(mb));
 }
 

@@ -1,0 +1,111 @@
+// Table, CSV and JSON forms of benchmark results.
+#include "nettopo/bench_report.hpp"
+#include "nettopo/json_writer.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace nettopo::bench {
+
+std::string format_duration(double ns) {
+    if (ns < 1e3) return fmt::format("{:.3g} ns", ns);
+    if (ns < 1e6) return fmt::format("{:.3g} µs", ns / 1e3);
+    if (ns < 1e9) return fmt::format("{:.3g} ms", ns / 1e6);
+    return fmt::format("{:.3g} s", ns / 1e9);
+}
+
+namespace {
+
+void write_header(std::ostream& out, const Header& h) {
+    out << "# " << h.command << '\n';
+    for (const auto* list : {&h.parameters, &h.machine}) {
+        out << (list == &h.parameters ? "# parameters:" : "# machine:");
+        for (const auto& [k, v] : *list) out << ' ' << k << '=' << v;
+        out << '\n';
+    }
+}
+
+std::string csv_field(const std::string& s) {
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + '"';
+}
+
+// Display width: UTF-8 continuation bytes take no column.
+std::size_t columns(const std::string& s) {
+    return static_cast<std::size_t>(
+        std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xc0) != 0x80; }));
+}
+
+} // namespace
+
+void write_table(std::ostream& out, const Header& header, const std::vector<Measurement>& ms) {
+    write_header(out, header);
+    std::vector<std::vector<std::string>> rows{
+        {"input", "operation", "machines", "items", "median", "min", "max", "note"}};
+    for (const Measurement& m : ms) {
+        const Summary s = summarize(m.ns_per_item);
+        rows.push_back({m.input, m.operation, fmt::format("{}", m.machines),
+                        fmt::format("{}", m.items), format_duration(s.median),
+                        format_duration(s.min), format_duration(s.max), m.note});
+    }
+    std::vector<std::size_t> width(rows[0].size(), 0);
+    for (const auto& r : rows)
+        for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], columns(r[i]));
+    for (const auto& r : rows) {
+        std::string line;
+        for (std::size_t i = 0; i < r.size(); ++i) {
+            const std::string pad(width[i] - columns(r[i]), ' ');
+            const bool numeric = i >= 2 && i <= 6;
+            if (i + 1 == r.size()) {
+                line += r[i];
+            } else {
+                line += numeric ? pad + r[i] : r[i] + pad;
+                line += "  ";
+            }
+        }
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out << line << '\n';
+    }
+}
+
+void write_csv(std::ostream& out, const Header& header, const std::vector<Measurement>& ms) {
+    write_header(out, header);
+    out << "input,operation,machines,items,repetitions,median_ns,min_ns,max_ns,note\n";
+    for (const Measurement& m : ms) {
+        const Summary s = summarize(m.ns_per_item);
+        out << csv_field(m.input) << ',' << csv_field(m.operation) << ',' << m.machines << ','
+            << m.items << ',' << m.ns_per_item.size() << ',' << format_number(s.median) << ','
+            << format_number(s.min) << ',' << format_number(s.max) << ',' << csv_field(m.note)
+            << '\n';
+    }
+}
+
+void write_json(std::ostream& out, const Header& header, const std::vector<Measurement>& ms) {
+    JsonWriter j(out);
+    j.begin_object().field("command", header.command);
+    for (const auto* list : {&header.parameters, &header.machine}) {
+        j.key(list == &header.parameters ? "parameters" : "machine").begin_object();
+        for (const auto& [k, v] : *list) j.field(k, v);
+        j.end_object();
+    }
+    j.key("measurements").begin_array();
+    for (const Measurement& m : ms) {
+        const Summary s = summarize(m.ns_per_item);
+        j.begin_object()
+            .field("input", m.input)
+            .field("operation", m.operation)
+            .field("machines", m.machines)
+            .field("items", m.items)
+            .field("median_ns", s.median)
+            .field("min_ns", s.min)
+            .field("max_ns", s.max);
+        j.key("ns_per_item").begin_array();
+        for (double v : m.ns_per_item) j.value(v);
+        j.end_array().field("note", m.note).end_object();
+    }
+    j.end_array().end_object().line();
+}
+
+} // namespace nettopo::bench

@@ -1,0 +1,230 @@
+// nettopo-bench: time nettopo's queries the way the Net Topo and CombinACMP
+// theses did, on their inputs or any other, against peers measured in the
+// same run (hwloc, Boost.Graph, the slow twins).
+#include "nettopo/bench_report.hpp"
+#include "nettopo/bench_runs.hpp"
+#include "nettopo/error.hpp"
+#include "nettopo/lca_bench.hpp"
+#include "nettopo/tool_support.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <functional>
+#include <iostream>
+
+namespace {
+
+using namespace nettopo;
+using namespace nettopo::bench;
+
+struct Options {
+    std::vector<std::string> presets, files, families;
+    RunOptions run;
+    std::size_t budget_mb = 0;
+    bool csv = false, json = false;
+    std::string plot;
+    // lca
+    std::vector<std::uint32_t> degrees;
+    LcaBenchOptions lca;
+    std::string command_line;
+};
+
+using Run = std::function<std::vector<Measurement>(const Input&, const RunOptions&)>;
+
+struct SubCommand {
+    const char* name;
+    const char* help;
+    std::vector<Run> runs; // empty: lca, which has inputs of its own
+};
+
+const std::vector<SubCommand>& commands() {
+    static const std::vector<SubCommand> table = {
+        {"init", "Build each input from its family (generated inputs only)", {run_init}},
+        {"save", "Write each input's archive to a file", {run_save}},
+        {"load", "Read each input's archive back", {run_load}},
+        {"fill",
+         "Fill the all-pairs distance table (the thesis' memo), on all threads",
+         {run_fill}},
+        {"proximity", "proximity(a, b) on random PE pairs", {run_proximity}},
+        {"distance",
+         "Latency queries: distance II (one machine to every machine within 2 hops) and "
+         "random pairs, through the distance index and through a search per call",
+         {run_distance}},
+        {"hops", "Hop counts: hops II and random pairs, index and search", {run_hops}},
+        {"peer",
+         "Boost.Graph's Dijkstra and BFS against nettopo's index on the same graph and pairs",
+         {run_peer}},
+        {"lca",
+         "Common ancestors inside one machine: Ascend, Ondul (hwloc's loop), Matrix, "
+         "CombinACMP and hwloc_get_common_ancestor_obj, the CombinACMP thesis' method",
+         {}},
+        {"all",
+         "init, save, load, fill, proximity, distance and hops on every input",
+         {run_init, run_save, run_load, run_fill, run_proximity, run_distance, run_hops}},
+    };
+    return table;
+}
+
+std::vector<Input> inputs(const Options& o) {
+    std::vector<Input> in;
+    for (const auto& p : o.presets) in.push_back(preset_input(p));
+    for (const auto& f : o.families) in.push_back(family_input(f));
+    for (const auto& f : o.files) in.push_back(file_input(f));
+    if (in.empty())
+        for (const char* p : {"tree-M", "mesh2D", "mesh3D", "tree-G"})
+            in.push_back(preset_input(p));
+    return in;
+}
+
+// The thesis' five trees (CombinACMP, Table 4 and its figures).
+const std::vector<std::vector<std::uint32_t>> thesis_trees = {
+    {2, 1, 1, 8, 1, 1, 1, 2},    {8, 1, 1, 6, 1, 1, 1},       {4, 4, 1, 3, 2, 1, 1, 1},
+    {2, 2, 1, 5, 1, 1, 1, 1, 8}, {1, 4, 1, 1, 9, 2, 1, 1, 4},
+};
+
+std::vector<Measurement> run_lca(const Options& o) {
+    std::vector<Measurement> out;
+    const auto add = [&](std::vector<Measurement> ms) {
+        for (auto& m : ms) out.push_back(std::move(m));
+    };
+    LcaBenchOptions lca = o.lca;
+    lca.verify = o.run.verify;
+    for (const auto& f : o.files) add(bench_lca_xml(f, lca));
+    if (!o.degrees.empty()) add(bench_lca_degrees(o.degrees, lca));
+    if (o.files.empty() && o.degrees.empty())
+        for (const auto& d : thesis_trees) add(bench_lca_degrees(d, lca));
+    return out;
+}
+
+Header header(const Options& o, const std::string& command) {
+    Header h;
+    h.command = o.command_line;
+    const RunOptions& r = o.run;
+    if (command == "lca") {
+        h.parameters = {{"warmup", std::to_string(o.lca.warmup)},
+                        {"rounds", std::to_string(o.lca.rounds)},
+                        {"outer", std::to_string(o.lca.outer)},
+                        {"seed", std::to_string(o.lca.seed)},
+                        {"verify", o.run.verify ? "yes" : "no"}};
+    } else {
+        h.parameters = {{"repetitions", std::to_string(r.repetitions)},
+                        {"queries", std::to_string(r.queries)},
+                        {"sources", std::to_string(r.sources)},
+                        {"seed", std::to_string(r.seed)},
+                        {"threads", std::to_string(r.threads)},
+                        {"budget_bytes", std::to_string(r.memory_budget_bytes)},
+                        {"verify", r.verify ? "yes" : "no"}};
+    }
+    h.machine = machine_info();
+    return h;
+}
+
+int bench(Options& o, const SubCommand& c) {
+    if (o.csv && o.json) throw UsageError("give --csv or --json, not both");
+    if (o.budget_mb) o.run.memory_budget_bytes = o.budget_mb << 20;
+    if (std::string_view(c.name) == "peer" && !peer_available())
+        throw UsageError("this nettopo-bench was built without Boost.Graph (libboost-graph-dev): "
+                         "peer is not available");
+    std::vector<Measurement> results;
+    if (c.runs.empty()) {
+        if (!o.presets.empty() || !o.families.empty())
+            throw UsageError("lca takes hwloc XML files (-i) or --degrees, not --preset/--gen");
+        results = run_lca(o);
+    } else {
+        if (!o.degrees.empty()) throw UsageError("--degrees is an option of lca only");
+        for (const Input& in : inputs(o))
+            for (const Run& run : c.runs)
+                for (auto& m : run(in, o.run)) results.push_back(std::move(m));
+    }
+    const Header h = header(o, c.name);
+    if (o.json)
+        write_json(std::cout, h, results);
+    else if (o.csv)
+        write_csv(std::cout, h, results);
+    else
+        write_table(std::cout, h, results);
+    if (!o.plot.empty()) save_scaling_svg(o.plot, h, results);
+    if (o.run.verify)
+        std::cerr << "nettopo-bench: verified: every fast path agrees with its slow twin\n";
+    return exit_ok;
+}
+
+void add_options(CLI::App* sub, Options& o, bool lca) {
+    sub->add_option("-i,--input", o.files,
+                    lca ? "hwloc XML export of a machine; repeatable"
+                        : "Cluster file (archive, description, hwloc XML); repeatable");
+    if (lca) {
+        sub->add_option("--degrees", o.degrees,
+                        "Tree of per-level degrees, root first (e.g. 1 4 1 1 9 2 1 1 4); "
+                        "default: the thesis' five trees");
+        sub->add_option("--warmup", o.lca.warmup, "Rounds over all pairs before timing")
+            ->capture_default_str();
+        sub->add_option("--rounds", o.lca.rounds, "Timed rounds over all pairs")
+            ->capture_default_str()
+            ->check(CLI::Range(1u, 1000000000u));
+        sub->add_option("--outer", o.lca.outer,
+                        "Outer repetitions the rounds are split into, algorithms interleaved")
+            ->capture_default_str()
+            ->check(CLI::Range(1u, 1000000u));
+        sub->add_option("--seed", o.lca.seed, "Seed of the pair shuffle")->capture_default_str();
+    } else {
+        sub->add_option("--preset", o.presets,
+                        "A case of the thesis: tree-M, mesh2D, mesh3D, tree-G; repeatable "
+                        "(default: all four when no input is given)");
+        sub->add_option("--gen", o.families,
+                        "A generated family as nettopo-gen takes it, e.g. \"torus --dims "
+                        "32x32x32\"; repeatable");
+        sub->add_option("-r,--repetitions", o.run.repetitions, "Timed repetitions")
+            ->capture_default_str()
+            ->check(CLI::Range(1u, 1000000u));
+        sub->add_option("--queries", o.run.queries, "Random pairs per repetition")
+            ->capture_default_str()
+            ->check(CLI::Range(1u, 100000000u));
+        sub->add_option("--sources", o.run.sources, "Origins of the distance II / hops II sets")
+            ->capture_default_str()
+            ->check(CLI::Range(1u, 1000000u));
+        sub->add_option("--seed", o.run.seed, "Seed of every random choice")->capture_default_str();
+        sub->add_option("--threads", o.run.threads, "Threads filling tables; 0: all cores")
+            ->capture_default_str();
+        sub->add_option("--budget", o.budget_mb,
+                        "Memory the distance index may hold, in MiB (default 512)")
+            ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));
+    }
+    sub->add_flag("--verify", o.run.verify,
+                  "Check every timed answer against its slow twin (search, Ascend, lookups); "
+                  "exit 1 on a difference");
+    sub->add_flag("--csv", o.csv, "CSV: a row per measurement, the header as # comments");
+    sub->add_flag("--json", o.json, "JSON: header, and every repetition of every measurement");
+    sub->add_option("--plot", o.plot,
+                    "Also draw time against machines, one line per operation, to FILE.svg");
+    sub->footer("Exit status: 0 success, 1 bad input data or a failed --verify, 2 bad usage.");
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    for (int i = 0; i < argc; ++i) o.command_line += fmt::format("{}{}", i ? " " : "", argv[i]);
+    CLI::App app{"Time nettopo's queries as the Net Topo and CombinACMP theses did, against "
+                 "hwloc and Boost.Graph in the same run.\n\n"
+                 "  nettopo-bench COMMAND [--preset NAME | --gen FAMILY | -i FILE]... [OPTIONS]"};
+    app.require_subcommand(1);
+    const SubCommand* chosen = nullptr;
+    for (const SubCommand& c : commands()) {
+        CLI::App* sub = app.add_subcommand(c.name, c.help);
+        add_options(sub, o, c.runs.empty());
+        sub->callback([&chosen, &c] { chosen = &c; });
+    }
+    app.footer("COMMAND --help lists its options.\n"
+               "Exit status: 0 success, 1 bad input data or a failed --verify, 2 bad usage.");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        return report_usage_error("nettopo-bench", e.what());
+    }
+    return run_guarded("nettopo-bench", [&] { return bench(o, *chosen); });
+}
