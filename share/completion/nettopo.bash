@@ -103,6 +103,33 @@ _nettopo_gen() {
     COMPREPLY=($(compgen -W "$own $common" -- "$cur"))
 }
 
+_nettopo_bench() {
+    local cur prev words cword
+    _init_completion || return
+    local commands="init save load fill proximity distance hops peer lca all"
+    case "$prev" in
+        --preset) COMPREPLY=($(compgen -W "tree-M mesh2D mesh3D tree-G" -- "$cur")); return ;;
+        -i|--input) _filedir xml; return ;;
+        --plot) _filedir svg; return ;;
+        --gen|-r|--repetitions|--queries|--sources|--seed|--threads|--budget|--degrees|--warmup|--rounds|--outer) return ;;
+    esac
+    local i command=""
+    for ((i = 1; i < cword; i++)); do
+        [[ " $commands " == *" ${words[i]} "* ]] && command=${words[i]} && break
+    done
+    if [[ -z "$command" ]]; then
+        COMPREPLY=($(compgen -W "$commands --help" -- "$cur"))
+        return
+    fi
+    local common="-i --verify --csv --json --plot --help"
+    if [[ "$command" == lca ]]; then
+        COMPREPLY=($(compgen -W "$common --degrees --warmup --rounds --outer --seed" -- "$cur"))
+    else
+        COMPREPLY=($(compgen -W "$common --preset --gen -r --repetitions --queries --sources --seed --threads --budget" -- "$cur"))
+    fi
+}
+
 complete -F _nettopo_query nettopo-query
 complete -F _nettopo_discover nettopo-discover
 complete -F _nettopo_gen nettopo-gen
+complete -F _nettopo_bench nettopo-bench

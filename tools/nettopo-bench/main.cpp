@@ -4,11 +4,14 @@
 #include "nettopo/bench_report.hpp"
 #include "nettopo/bench_runs.hpp"
 #include "nettopo/error.hpp"
+#include "nettopo/hwloc_source.hpp"
+#include "nettopo/lca.hpp"
 #include "nettopo/lca_bench.hpp"
 #include "nettopo/tool_support.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <functional>
 #include <iostream>
 
@@ -82,17 +85,32 @@ const std::vector<std::vector<std::uint32_t>> thesis_trees = {
     {2, 2, 1, 5, 1, 1, 1, 1, 8}, {1, 4, 1, 1, 9, 2, 1, 1, 4},
 };
 
+// One tree: the timings, after the check every algorithm passes first.
+void lca_tree(const MachineTree& tree, const std::string& name, LcaBenchOptions lca, bool verify,
+              std::vector<Measurement>& out) {
+    if (verify) {
+        const LcaVerification v = verify_lca(tree);
+        if (v.mismatches)
+            throw VerifyError(fmt::format("{}: {} of {} PU pairs differ from Ascend; first: {}",
+                                          name, v.mismatches, v.pairs, v.first_mismatch));
+    }
+    for (auto& m : bench_lca(tree, name, lca)) out.push_back(std::move(m));
+}
+
 std::vector<Measurement> run_lca(const Options& o) {
     std::vector<Measurement> out;
-    const auto add = [&](std::vector<Measurement> ms) {
-        for (auto& m : ms) out.push_back(std::move(m));
+    for (const auto& f : o.files) {
+        LcaBenchOptions lca = o.lca;
+        lca.hwloc_xml = f;
+        lca_tree(load_hwloc_xml(f).tree, f, lca, o.run.verify, out);
+    }
+    const auto degrees = [&](const std::vector<std::uint32_t>& d) {
+        lca_tree(tree_from_degrees(d), fmt::format("degrees {}", fmt::join(d, " ")), o.lca,
+                 o.run.verify, out);
     };
-    LcaBenchOptions lca = o.lca;
-    lca.verify = o.run.verify;
-    for (const auto& f : o.files) add(bench_lca_xml(f, lca));
-    if (!o.degrees.empty()) add(bench_lca_degrees(o.degrees, lca));
+    if (!o.degrees.empty()) degrees(o.degrees);
     if (o.files.empty() && o.degrees.empty())
-        for (const auto& d : thesis_trees) add(bench_lca_degrees(d, lca));
+        for (const auto& d : thesis_trees) degrees(d);
     return out;
 }
 
@@ -167,6 +185,9 @@ void add_options(CLI::App* sub, Options& o, bool lca) {
             ->capture_default_str()
             ->check(CLI::Range(1u, 1000000u));
         sub->add_option("--seed", o.lca.seed, "Seed of the pair shuffle")->capture_default_str();
+        sub->add_option("--algorithms", o.lca.algorithms,
+                        "Comma-separated subset of ascend, ondul, matrix, combin, hwloc, overhead")
+            ->delimiter(',');
     } else {
         sub->add_option("--preset", o.presets,
                         "A case of the thesis: tree-M, mesh2D, mesh3D, tree-G; repeatable "
