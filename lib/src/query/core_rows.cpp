@@ -46,6 +46,9 @@ void for_each_core_row(const FoldedCore& f, bool latency, unsigned threads, Prog
     const std::uint32_t n = f.num_core();
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
     threads = std::max(1u, std::min<unsigned>(threads, n));
+    // Below ~a millisecond of searching, starting threads costs more than it saves.
+    const std::uint64_t cost = std::uint64_t{n} * (n + 2 * f.core.num_links());
+    if (cost < (std::uint64_t{1} << 18)) threads = 1;
 
     std::atomic<std::uint32_t> next{0}, done{0};
     std::exception_ptr failure;
