@@ -29,8 +29,10 @@ std::string exactly(std::size_t bytes) {
 
 } // namespace
 
-std::unique_ptr<DistanceIndex> make_general_index(const Cluster& cluster,
-                                                  const DistanceIndexOptions& options) {
+namespace {
+
+std::unique_ptr<DistanceIndex> choose_and_build(const Cluster& cluster,
+                                                const DistanceIndexOptions& options) {
     const DistanceIndexKind kind = options.kind;
     if (kind == DistanceIndexKind::ClosedForm)
         throw UsageError("the general distance index does not build closed forms");
@@ -57,6 +59,15 @@ std::unique_ptr<DistanceIndex> make_general_index(const Cluster& cluster,
     const std::size_t need = row_cache_min_bytes(f);
     if (need > budget) too_small("a row cache of one row", exactly(need), budget, f);
     return make_row_cache(std::move(f), budget);
+}
+
+} // namespace
+
+std::unique_ptr<DistanceIndex> make_general_index(const Cluster& cluster,
+                                                  const DistanceIndexOptions& options) {
+    std::unique_ptr<DistanceIndex> index = choose_and_build(cluster, options);
+    if (options.progress) options.progress->finish();
+    return index;
 }
 
 } // namespace nettopo
