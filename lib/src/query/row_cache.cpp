@@ -13,9 +13,18 @@ namespace {
 
 constexpr std::uint32_t no_slot = 0xffffffffu;
 
+struct Slot {
+    std::uint32_t source = no_slot;
+    bool referenced = false;
+    CoreRow row;
+};
+
+// The hops (and latencies, unless uniform) of one row.
+std::size_t row_data_bytes(const FoldedCore& f) {
+    return std::size_t{f.num_core()} * (4 + (f.uniform_ps ? 0 : 8));
+}
 std::size_t row_bytes(const FoldedCore& f) {
-    const std::size_t per_vertex = 4 + (f.uniform_ps ? 0 : 8);
-    return std::size_t{f.num_core()} * per_vertex + sizeof(CoreRow);
+    return row_data_bytes(f) + sizeof(Slot);
 }
 
 // Held whatever the number of rows: the per-machine table, the core graph,
@@ -30,6 +39,7 @@ public:
         core_.machines.clear();
         core_.machines.shrink_to_fit();
         fixed_ = fixed_bytes(core_) + machine_bytes();
+        slots_.reserve(capacity_); // slots never move: their rows are handed out by reference
     }
 
     std::string description() const override {
@@ -40,7 +50,7 @@ public:
     DistanceIndexKind kind() const override { return DistanceIndexKind::RowCache; }
     std::size_t memory_bytes() const override {
         const std::lock_guard lock(mutex_);
-        return fixed_ + slots_.size() * row_bytes(core_);
+        return fixed_ + slots_.capacity() * sizeof(Slot) + slots_.size() * row_data_bytes(core_);
     }
 
     std::uint32_t core_hops(std::uint32_t u, std::uint32_t v) const {
@@ -56,12 +66,6 @@ public:
     }
 
 private:
-    struct Slot {
-        std::uint32_t source = no_slot;
-        bool referenced = false;
-        CoreRow row;
-    };
-
     // A row from u (to v) or from v (to u), computed if neither is cached.
     std::pair<const CoreRow&, std::uint32_t> row_for(std::uint32_t u, std::uint32_t v) const {
         for (auto [from, to] : {std::pair{u, v}, std::pair{v, u}}) {
