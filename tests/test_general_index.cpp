@@ -129,11 +129,23 @@ void check_against_oracle(const test::ClusterSpec& spec, const DistanceIndex& in
         }
 }
 
+// The index sees only the network: one machine type makes a cluster cheap to
+// build (one synthetic topology, not up to eight).
+test::ClusterSpec one_pu_machines(test::ClusterSpec spec) {
+    for (test::MachineSpec& m : spec.machines)
+        m = {"core:1 pu:1",
+             {{ObjectType::Core, 1}, {ObjectType::PU, 1}},
+             std::nullopt,
+             LevelLatencies::defaults(),
+             ""};
+    return spec;
+}
+
 void check_random(std::uint64_t seed, int rounds, const test::RandomOptions& options) {
     std::mt19937_64 rng(seed);
     std::size_t folded_total = 0;
     for (int round = 0; round < rounds; ++round) {
-        const test::ClusterSpec spec = test::random_cluster(rng, options);
+        const test::ClusterSpec spec = one_pu_machines(test::random_cluster(rng, options));
         const Cluster c = build(spec, options.allow_disconnected);
         INFO("round " << round << "\n" << spec.description());
         folded_total += detail::fold_network(c.network()).folded;
@@ -210,7 +222,7 @@ TEST_CASE("general index: larger random clusters, sampled pairs", "[general-inde
     o.extra_link_ratio = 0.3;
     for (int round = 0; round < 3; ++round) {
         o.allow_disconnected = round == 2;
-        const test::ClusterSpec spec = test::random_cluster(rng, o);
+        const test::ClusterSpec spec = one_pu_machines(test::random_cluster(rng, o));
         const Cluster c = build(spec, o.allow_disconnected);
         for (Kind k : forced_kinds) check_against_search(c, *index_of(c, k), sources(c, 40, round));
     }
@@ -293,11 +305,11 @@ TEST_CASE("general index: the parallel fill does not depend on the number of thr
           "[general-index]") {
     std::mt19937_64 rng(3);
     test::RandomOptions o;
-    o.min_machines = 150;
-    o.max_machines = 200;
-    o.max_switches = 30;
+    o.min_machines = 600; // enough work for the fill to start its threads
+    o.max_machines = 700;
+    o.max_switches = 60;
     o.allow_disconnected = true;
-    const Cluster c = build(test::random_cluster(rng, o), true);
+    const Cluster c = build(one_pu_machines(test::random_cluster(rng, o)), true);
     const auto one = index_of(c, Kind::DenseTable, std::size_t{512} << 20, 1);
     for (unsigned threads : {2u, 4u}) {
         const auto other = index_of(c, Kind::DenseTable, std::size_t{512} << 20, threads);
@@ -320,7 +332,7 @@ TEST_CASE("general index: the memory budget", "[general-index]") {
     o.min_machines = o.max_machines = 800;
     o.max_switches = 80;
     o.extra_link_ratio = 0.3;
-    const Cluster c = build(test::random_cluster(rng, o));
+    const Cluster c = build(one_pu_machines(test::random_cluster(rng, o)));
     const std::size_t dense = index_of(c, Kind::DenseTable)->memory_bytes();
     const std::size_t labels = index_of(c, Kind::Labels)->memory_bytes();
     const std::size_t rows = detail::row_cache_min_bytes(detail::fold_network(c.network()));
@@ -443,7 +455,8 @@ TEST_CASE("general index: build and query times", "[.bench]") {
         o.min_machines = o.max_machines = 3000;
         o.max_switches = 300;
         o.extra_link_ratio = 0.3;
-        cases.emplace_back("random 3000+switches", build(test::random_cluster(rng, o)));
+        cases.emplace_back("random 3000+switches",
+                           build(one_pu_machines(test::random_cluster(rng, o))));
     }
     cases.emplace_back("fabric 20000 hosts 1000 switches", switch_fabric(20000, 1000, 4));
     for (const auto& [label, c] : cases) {
