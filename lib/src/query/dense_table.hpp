@@ -1,0 +1,25 @@
+// Dense table: hop count and latency of every pair of core vertices of the
+// folded network, filled by the parallel all-pairs fill of core_rows.hpp.
+//
+// The thesis' memo matrix (an upper triangle without diagonal, here over the
+// core only), in the narrowest unsigned types that hold the core's bounds
+// exactly (8/16/32-bit hops; 16/32/64-bit latency, or none when every core
+// link has one latency and latency = hops x it). The type's largest value
+// marks an unreachable pair. O(1) queries; memory O(core^2 / 2).
+#pragma once
+
+#include "folded_core.hpp"
+#include "nettopo/distance_index.hpp"
+
+#include <cstddef>
+#include <memory>
+
+namespace nettopo::detail {
+
+// Bytes the table would hold for this core and these bounds.
+std::size_t dense_table_bytes(const FoldedCore& f, const CoreBounds& bounds);
+
+std::unique_ptr<DistanceIndex> make_dense_table(FoldedCore f, const CoreBounds& bounds,
+                                                unsigned threads, Progress* progress);
+
+} // namespace nettopo::detail

@@ -1,0 +1,73 @@
+// Chooses and builds the general distance index (see general_index.hpp).
+#include "general_index.hpp"
+
+#include "dense_table.hpp"
+#include "folded_core.hpp"
+#include "nettopo/error.hpp"
+#include "pruned_labels.hpp"
+#include "row_cache.hpp"
+
+#include <fmt/format.h>
+
+namespace nettopo {
+
+using namespace detail;
+
+namespace {
+
+[[noreturn]] void too_small(std::string_view what, std::string_view needs, std::size_t budget,
+                            const FoldedCore& f) {
+    throw UsageError(fmt::format("{} of this cluster ({}) needs {}; the memory budget is {} ({} "
+                                 "bytes): raise it or choose another kind",
+                                 what, describe_core(f.num_core(), f.folded), needs,
+                                 format_bytes(budget), budget));
+}
+
+std::string exactly(std::size_t bytes) {
+    return fmt::format("{} ({} bytes)", format_bytes(bytes), bytes);
+}
+
+} // namespace
+
+namespace {
+
+std::unique_ptr<DistanceIndex> choose_and_build(const Cluster& cluster,
+                                                const DistanceIndexOptions& options) {
+    const DistanceIndexKind kind = options.kind;
+    if (kind == DistanceIndexKind::ClosedForm)
+        throw UsageError("the general distance index does not build closed forms");
+    const std::size_t budget = options.memory_budget_bytes;
+    FoldedCore f = fold_network(cluster.network());
+
+    if (kind == DistanceIndexKind::Auto || kind == DistanceIndexKind::DenseTable) {
+        const CoreBounds bounds = core_bounds(f.core);
+        const std::size_t need = dense_table_bytes(f, bounds);
+        if (need <= budget)
+            return make_dense_table(std::move(f), bounds, options.threads, options.progress);
+        if (kind == DistanceIndexKind::DenseTable)
+            too_small("a dense table", exactly(need), budget, f);
+    }
+    if (kind == DistanceIndexKind::Auto || kind == DistanceIndexKind::Labels) {
+        LabelsOutcome labels = make_labels(f, budget, options.progress);
+        if (labels.index) return std::move(labels.index);
+        if (kind == DistanceIndexKind::Labels)
+            too_small("pruned landmark labels",
+                      fmt::format("more than {} (stopped after {} of {} roots)",
+                                  exactly(labels.bytes), labels.roots_done, f.num_core()),
+                      budget, f);
+    }
+    const std::size_t need = row_cache_min_bytes(f);
+    if (need > budget) too_small("a row cache of one row", exactly(need), budget, f);
+    return make_row_cache(std::move(f), budget);
+}
+
+} // namespace
+
+std::unique_ptr<DistanceIndex> make_general_index(const Cluster& cluster,
+                                                  const DistanceIndexOptions& options) {
+    std::unique_ptr<DistanceIndex> index = choose_and_build(cluster, options);
+    if (options.progress) options.progress->finish();
+    return index;
+}
+
+} // namespace nettopo

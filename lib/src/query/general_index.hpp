@@ -1,0 +1,24 @@
+// The general distance index: any cluster, over its network with degree-1
+// machines folded onto their neighbour (folded_core.hpp), as a dense table
+// (dense_table.hpp), pruned landmark labels (pruned_labels.hpp) or a cache
+// of rows (row_cache.hpp). Every kind answers exactly what NetworkSearch
+// answers.
+//
+// Auto takes the dense table when it fits options.memory_budget_bytes, else
+// the labels when they fit (their construction stops as soon as they would
+// not), else the row cache: no O(m^2) memory the budget did not allow. A
+// forced kind that does not fit the budget throws UsageError saying how much
+// it needs. ClosedForm is not built here.
+#pragma once
+
+#include "nettopo/cluster.hpp"
+#include "nettopo/distance_index.hpp"
+
+#include <memory>
+
+namespace nettopo {
+
+std::unique_ptr<DistanceIndex> make_general_index(const Cluster& cluster,
+                                                  const DistanceIndexOptions& options);
+
+} // namespace nettopo
