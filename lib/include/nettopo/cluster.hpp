@@ -40,6 +40,11 @@ class Cluster {
 public:
     const std::string& name() const { return name_; }
     void set_name(std::string name) { name_ = std::move(name); }
+    // The spec of the generated family this cluster was built from
+    // ("torus --dims 8x8"; family_from_spec reads it back), empty when none.
+    // A record, not a promise: a hand-edited archive keeps it, so users of
+    // its formulas check the network still is the family's.
+    const std::string& family() const { return family_; }
 
     std::uint32_t num_pes() const { return runs_.back().first_pe; }
     std::uint32_t num_machines() const { return network_.num_machines(); }
@@ -103,6 +108,7 @@ private:
     const Run& run_of_node(NodeId n) const;
 
     std::string name_;
+    std::string family_;
     std::vector<MachineType> types_;
     std::vector<Run> runs_; // plus a sentinel holding the totals
     NameTable machine_names_;

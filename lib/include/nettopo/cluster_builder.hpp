@@ -63,6 +63,10 @@ class ClusterBuilder {
 public:
     explicit ClusterBuilder(std::string name = {});
 
+    // Records the spec of the family the cluster is generated from
+    // (Cluster::family); generate() and the archive reader set it.
+    void set_family(std::string spec) { family_ = std::move(spec); }
+
     // Identical types (same tree, node level and latencies) are shared.
     TypeId add_type(MachineType type);
     // Errors (InputError) name the offending entity but no file: callers that
@@ -95,6 +99,7 @@ private:
         std::uint32_t multiplicity;
     };
     std::string name_;
+    std::string family_;
     std::vector<MachineType> types_;
     std::unordered_map<std::string, TypeId> type_by_signature_;
     std::vector<TypeId> machine_types_;

@@ -30,6 +30,11 @@ enum class LinkClass : std::uint8_t {
 inline constexpr std::size_t link_class_count = 4;
 std::string_view link_class_name(LinkClass c); // "host-switch", "switch-switch", "local", "global"
 
+// The latency of each link class in integer picoseconds (to_picoseconds of
+// the class' latency in ns, as the searches add them), indexed by LinkClass;
+// -1 for a class the family has no link of.
+using ClassLatenciesPs = std::array<std::int64_t, link_class_count>;
+
 // How a family's hop count is meant.
 enum class HopRule : std::uint8_t {
     Shortest,       // fewest links between the two machines: what BFS finds
@@ -68,6 +73,27 @@ public:
     virtual HopRule hop_rule() const { return HopRule::Shortest; }
     // Largest machine_hops over all pairs of machines.
     virtual std::uint32_t diameter() const = 0;
+
+    // Fewest links between two machines, what BFS finds: machine_hops for
+    // HopRule::Shortest families; for the dragonfly it can be less than
+    // minimal routing (through a third group). O(1), or O(levels, stages,
+    // global links per router).
+    virtual std::uint32_t shortest_hops(std::uint32_t a, std::uint32_t b) const {
+        return machine_hops(a, b);
+    }
+
+    // Whether machine_latency_ps is exact (what Dijkstra finds) when the
+    // classes have the latencies `ps`. False where the cheapest path depends
+    // on more than a formula knows (the dragonfly with local and global
+    // latencies that differ), and for a family that gives no formula.
+    virtual bool has_latency_formula(const ClassLatenciesPs&) const { return false; }
+    // Smallest total latency between two machines in picoseconds, for class
+    // latencies `ps` for which has_latency_formula holds (-1 otherwise).
+    // Same cost as shortest_hops.
+    virtual std::int64_t machine_latency_ps(std::uint32_t, std::uint32_t,
+                                            const ClassLatenciesPs&) const {
+        return -1;
+    }
 
     // Feeds the whole graph to `sink`, in time linear in its size.
     virtual void emit(FamilySink& sink) const = 0;
@@ -111,5 +137,10 @@ struct XgftParams {
     std::vector<std::uint32_t> m, w;
 };
 XgftParams parse_xgft(std::string_view text); // "h;m1,..,mh;w1,..,wh"
+
+// The family a spec() text names, e.g. "torus --dims 16x16 --concentration 2"
+// or "fat-tree --xgft \"2;4,4;1,4\"": every text a family's spec() gives
+// (options in any order, values quoted or not). UsageError on anything else.
+std::unique_ptr<Family> family_from_spec(std::string_view spec);
 
 } // namespace nettopo

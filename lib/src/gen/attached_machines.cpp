@@ -41,6 +41,31 @@ public:
         return ra == rb ? 2 : graph_->hops(ra, rb) + 2;
     }
 
+    std::uint32_t shortest_hops(std::uint32_t a, std::uint32_t b) const override {
+        if (a == b) return 0;
+        if (c_ == 0) return graph_->shortest_hops(a, b);
+        const std::uint32_t ra = a / c_, rb = b / c_;
+        return ra == rb ? 2 : graph_->shortest_hops(ra, rb) + 2;
+    }
+
+    // Machines on routers have one link each, so no path passes through one:
+    // a path is the two host links and a router path, which costs the router
+    // hop count times the router links' one latency.
+    bool has_latency_formula(const ClassLatenciesPs& ps) const override {
+        return graph_->router_link_ps(ps).has_value();
+    }
+
+    std::int64_t machine_latency_ps(std::uint32_t a, std::uint32_t b,
+                                    const ClassLatenciesPs& ps) const override {
+        if (a == b) return 0;
+        const std::optional<std::int64_t> router = graph_->router_link_ps(ps);
+        if (!router) return -1;
+        if (c_ == 0) return std::int64_t{graph_->shortest_hops(a, b)} * *router;
+        const std::uint32_t ra = a / c_, rb = b / c_;
+        const std::int64_t hosts = 2 * ps[static_cast<std::size_t>(LinkClass::HostSwitch)];
+        return ra == rb ? hosts : hosts + std::int64_t{graph_->shortest_hops(ra, rb)} * *router;
+    }
+
     std::uint32_t diameter() const override {
         const bool many_routers = graph_->num_routers() > 1;
         if (c_ == 0) return many_routers ? graph_->diameter() : 0;

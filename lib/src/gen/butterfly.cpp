@@ -51,24 +51,21 @@ public:
     }
 
     std::uint32_t machine_hops(std::uint32_t a, std::uint32_t b) const override {
-        if (a == b) return 0;
-        std::uint32_t x = a / k_, y = b / k_;
-        if (x == y) return 2;
-        // Cost of covering the differing digits up to `low` from the stage-0
-        // side and from `high` up from the stage-(n-1) side; -1 / n-1: none.
-        const auto cost = [&](int low, int high) {
-            const int n = static_cast<int>(n_);
-            return static_cast<std::uint32_t>((low >= 0 ? 2 * (low + 1) + 2 : 0) +
-                                              (high < n - 1 ? 2 * (n - 1 - high) + 2 : 0));
-        };
-        std::uint32_t best = n_ + 1;
-        int previous = -1; // the last differing digit seen
-        for (int d = 0; x != y; ++d, x /= k_, y /= k_)
-            if (x % k_ != y % k_) {
-                best = std::min(best, cost(previous, d)); // cut between previous and d
-                previous = d;
-            }
-        return std::min(best, cost(previous, static_cast<int>(n_) - 1));
+        return route_cost<std::uint32_t>(a, b, 1, 1);
+    }
+
+    // The hop count's argument holds for any link weights: a path projects
+    // onto a closed walk around the ring of stages and hosts that crosses the
+    // link of every differing digit, and the cheapest such walk either goes
+    // round once or turns back on each side of a cut (every link used twice).
+    // So the cheapest path is the cheapest of the same candidates, costed
+    // with the host and switch latencies: with cheap hosts a path through a
+    // host in the middle may win over fewer hops, and the other way round.
+    bool has_latency_formula(const ClassLatenciesPs&) const override { return true; }
+    std::int64_t machine_latency_ps(std::uint32_t a, std::uint32_t b,
+                                    const ClassLatenciesPs& ps) const override {
+        return route_cost<std::int64_t>(a, b, ps[static_cast<std::size_t>(LinkClass::HostSwitch)],
+                                        ps[static_cast<std::size_t>(LinkClass::SwitchSwitch)]);
     }
 
     std::uint32_t diameter() const override { return n_ > 1 ? n_ + 1 : 2; }
@@ -93,6 +90,29 @@ public:
     }
 
 private:
+    // The cheapest route from host a to host b when a host link costs `host`
+    // and a switch link `link`: hops with 1 and 1.
+    template <class T> T route_cost(std::uint32_t a, std::uint32_t b, T host, T link) const {
+        if (a == b) return 0;
+        std::uint32_t x = a / k_, y = b / k_;
+        if (x == y) return 2 * host;
+        // Cost of covering the differing digits up to `low` from the stage-0
+        // side and from `high` up from the stage-(n-1) side; -1 / n-1: none.
+        const int n = static_cast<int>(n_);
+        const auto cost = [&](int low, int high) {
+            return (low >= 0 ? 2 * host + static_cast<T>(2 * (low + 1)) * link : T{0}) +
+                   (high < n - 1 ? 2 * host + static_cast<T>(2 * (n - 1 - high)) * link : T{0});
+        };
+        T best = 2 * host + static_cast<T>(n - 1) * link;
+        int previous = -1; // the last differing digit seen
+        for (int d = 0; x != y; ++d, x /= k_, y /= k_)
+            if (x % k_ != y % k_) {
+                best = std::min(best, cost(previous, d)); // cut between previous and d
+                previous = d;
+            }
+        return std::min(best, cost(previous, n - 1));
+    }
+
     std::uint32_t k_, n_;
     std::string spec_;
     std::uint64_t per_stage_ = 1, hosts_ = 0, links_ = 0;

@@ -12,11 +12,16 @@
 //
 // Hops are those of minimal routing (local, global, local: at most 3 router
 // hops). The true shortest path can be shorter by going through a third
-// group; the cluster's BFS queries report that one.
+// group; shortest_hops gives that one, what BFS finds: a router has at most
+// one global link to each group (g > h), found in O(1) from the port
+// arithmetic, so two routers of different groups are 1 apart when linked, 2
+// when one has a link into the other's group or a third group holds a
+// common global neighbour (O(h) to look), and 3 otherwise.
 #include "family_limits.hpp"
 #include "router_graph.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 namespace nettopo {
@@ -51,6 +56,36 @@ public:
             best = std::min<std::uint32_t>(best, (s != from) + 1 + (to != t));
         }
         return best;
+    }
+
+    std::uint32_t shortest_hops(std::uint32_t s, std::uint32_t t) const override {
+        if (s == t) return 0;
+        const std::uint32_t gs = s / a_, gt = t / a_;
+        if (gs == gt) return 1;
+        const std::uint32_t o = (gt + g_ - gs) % g_;
+        if (const auto peer = global_peer(s, o)) return *peer == t ? 1 : 2; // then local
+        if (global_peer(t, g_ - o)) return 2; // local, then global (not to s: see above)
+        const std::uint64_t used = copies_ * (g_ - 1);
+        for (std::uint64_t port = std::uint64_t{s % a_} * h_;
+             port < std::min<std::uint64_t>(used, std::uint64_t{s % a_ + 1} * h_); ++port) {
+            const auto step = static_cast<std::uint32_t>(port % (g_ - 1)) + 1;
+            const std::uint32_t gw = (gs + step) % g_;
+            if (gw == gt) continue;
+            const std::uint32_t w =
+                gw * a_ + port_router(port / (g_ - 1) * (g_ - 1) + g_ - step - 1);
+            if (global_peer(w, (gt + g_ - gw) % g_) == t) return 2;
+        }
+        return 3;
+    }
+
+    // One latency per router link only when local and global agree (or one
+    // of them has no link); otherwise the cheapest path may take more hops.
+    std::optional<std::int64_t> router_link_ps(const ClassLatenciesPs& ps) const override {
+        const std::int64_t local = ps[static_cast<std::size_t>(LinkClass::Local)];
+        const std::int64_t global = ps[static_cast<std::size_t>(LinkClass::Global)];
+        if (local < 0) return global;
+        if (global < 0 || local == global) return local;
+        return std::nullopt;
     }
 
     std::uint32_t diameter() const override { return diameter_; }
@@ -98,6 +133,17 @@ private:
                 worst = std::max(worst, pairs == std::uint64_t{a_} * a_ ? 1u : 2u);
         }
         return worst;
+    }
+
+    // The router of group (group of r + o) mod g that r is globally linked
+    // to, if any: of r's h consecutive ports at most one is congruent to
+    // o - 1 modulo g - 1 (h < g), and it is used if below L*(g-1).
+    std::optional<std::uint32_t> global_peer(std::uint32_t r, std::uint32_t o) const {
+        if (g_ < 2) return std::nullopt;
+        const std::uint64_t m = g_ - 1, first = std::uint64_t{r % a_} * h_;
+        const std::uint64_t port = first + (o - 1 + m - first % m) % m;
+        if (port >= first + h_ || port >= copies_ * m) return std::nullopt;
+        return (r / a_ + o) % g_ * a_ + port_router(port / m * m + (g_ - o - 1));
     }
 
     std::uint32_t port_router(std::uint64_t port) const {

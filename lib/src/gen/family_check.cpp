@@ -91,6 +91,13 @@ FamilyCheck check_family(const Family& family, const Cluster& cluster,
                 report.problem("hops {} -> {}: formula {}, BFS {}",
                                cluster.machine_name(MachineId(s)),
                                cluster.machine_name(MachineId(t)), formula, found);
+            // Under minimal routing, the family's shortest hop count (what
+            // distance oracles use) must still be BFS's.
+            if (!exact && family.shortest_hops(s, t) != found)
+                report.problem("shortest hops {} -> {}: formula {}, BFS {}",
+                               cluster.machine_name(MachineId(s)),
+                               cluster.machine_name(MachineId(t)), family.shortest_hops(s, t),
+                               found);
             if (formula > diameter)
                 report.problem("hops {} -> {}: formula {} exceeds the diameter {}",
                                cluster.machine_name(MachineId(s)),

@@ -155,6 +155,7 @@ Cluster generate(const Family& family, const MachineType& machine, const Generat
                                      "32-bit ids hold",
                                      family.spec(), machines, machine.num_pus()));
     ClusterBuilder builder(options.name.empty() ? family.spec() : options.name);
+    builder.set_family(family.spec());
     const TypeId type = builder.add_type(machine);
     BuilderSink sink(builder, type, options.links, machines, family.num_links(), options.progress);
     family.emit(sink);

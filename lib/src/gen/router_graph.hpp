@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace nettopo::detail {
@@ -23,6 +24,15 @@ public:
     // Largest hops() over all pairs of routers.
     virtual std::uint32_t diameter() const = 0;
     virtual HopRule hop_rule() const { return HopRule::Shortest; }
+    // Fewest links between two routers: hops(), unless that is minimal routing.
+    virtual std::uint32_t shortest_hops(std::uint32_t a, std::uint32_t b) const {
+        return hops(a, b);
+    }
+    // The one latency of every router-to-router link under `ps` (-1 when
+    // there is no such link), or nullopt when their classes differ in it.
+    virtual std::optional<std::int64_t> router_link_ps(const ClassLatenciesPs& ps) const {
+        return ps[static_cast<std::size_t>(LinkClass::SwitchSwitch)];
+    }
     using LinkFn = std::function<void(std::uint32_t, std::uint32_t, LinkClass)>;
     virtual void for_each_link(const LinkFn& fn) const = 0;
 };

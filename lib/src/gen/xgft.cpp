@@ -67,6 +67,21 @@ public:
         return 2 * highest;
     }
 
+    // Levels are layered: a path between hosts whose labels differ up to
+    // position L goes up to level L and back, crossing every level boundary
+    // below L at least twice, once each way on the shortest path. So the
+    // shortest path is also the cheapest, whatever the latencies: two host
+    // links and 2(L-1) switch links, even with hosts linked to several
+    // switches (a path through a host only crosses more boundaries).
+    bool has_latency_formula(const ClassLatenciesPs&) const override { return true; }
+    std::int64_t machine_latency_ps(std::uint32_t a, std::uint32_t b,
+                                    const ClassLatenciesPs& ps) const override {
+        const std::uint32_t hops = machine_hops(a, b);
+        if (hops == 0) return 0;
+        return 2 * ps[static_cast<std::size_t>(LinkClass::HostSwitch)] +
+               std::int64_t{hops - 2} * ps[static_cast<std::size_t>(LinkClass::SwitchSwitch)];
+    }
+
     std::uint32_t diameter() const override {
         std::uint32_t highest = 0;
         for (std::uint32_t i = 1; i <= m_.size(); ++i)

@@ -3,6 +3,7 @@
 #include "nettopo/archive.hpp"
 #include "nettopo/cluster_builder.hpp"
 #include "nettopo/error.hpp"
+#include "nettopo/family.hpp"
 #include "parse_util.hpp"
 #include "readers.hpp"
 
@@ -38,6 +39,13 @@ public:
         if (version == 0) fail(root, "archive format version must be >= 1");
 
         ClusterBuilder builder(root.attribute("name").value());
+        if (const pugi::xml_attribute family = root.attribute("family")) {
+            try {
+                builder.set_family(family_from_spec(family.value())->spec());
+            } catch (const UsageError& e) {
+                fail(root, fmt::format("family=\"{}\": {}", family.value(), e.what()));
+            }
+        }
         read_types(child(root, "types"), builder);
         read_machines(child(root, "machines"), builder);
         read_switches(child(root, "switches"), builder);

@@ -77,6 +77,7 @@ void write_archive(const Cluster& c, std::ostream& out, Progress* progress) {
     pugi::xml_node root = doc.append_child("nettopo");
     root.append_attribute("version") = archive_version;
     root.append_attribute("name") = c.name().c_str();
+    if (!c.family().empty()) root.append_attribute("family") = c.family().c_str();
 
     pugi::xml_node types = root.append_child("types");
     types.append_attribute("count") = c.num_types();

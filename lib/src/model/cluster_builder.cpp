@@ -79,6 +79,7 @@ Cluster ClusterBuilder::build(const BuildOptions& options) && {
 
     Cluster c;
     c.name_ = std::move(name_);
+    c.family_ = std::move(family_);
     c.types_ = std::move(types_);
 
     std::uint32_t pe = 0, node = 0;
