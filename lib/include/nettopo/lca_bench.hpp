@@ -25,15 +25,15 @@ struct LcaBenchOptions {
     std::uint64_t seed = 1;       // of the pair shuffle
     std::vector<std::string> algorithms = lca_bench_algorithms;
     // The hwloc XML file the tree was loaded from: the hwloc variant loads it.
-    // Empty: hwloc builds the tree from a synthetic description of it, which
-    // needs one type and one degree per level (trees from degrees, synthetic
-    // machines); otherwise the hwloc variant is skipped, with a note.
+    // Empty: the tree is written as an hwloc XML export (Groups kept, one
+    // NUMA node at the root) and hwloc loads that.
     std::string hwloc_xml;
 };
 
 // One Measurement per requested algorithm ("lca combin", ...), ns_per_item
 // holding one value per outer repetition (nanoseconds per query, loop
-// included); a skipped algorithm has no values and says why in its note.
+// included); a skipped algorithm (matrix on a tree too large for it) has no
+// values and says why in its note.
 // Each algorithm is first checked against Ascend on every pair; mismatches
 // are reported in the note. Throws UsageError for an unknown algorithm or
 // zero rounds, InputError when hwloc cannot load the XML file.

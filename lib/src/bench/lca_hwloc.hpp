@@ -6,15 +6,15 @@
 
 #include <hwloc.h>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
 namespace nettopo::detail {
 
-// hwloc synthetic description of a tree whose every level has one type and
-// one degree ("group:2 group:1 pu:2"); nullopt for any other tree.
-std::optional<std::string> hwloc_synthetic_of(const MachineTree& tree);
+// The tree as an hwloc v2 XML export: PU os indexes = logical indexes, one
+// NUMA node at the root (the tree's memory objects are left out), Groups
+// marked dont_merge.
+std::string hwloc_xml_of(const MachineTree& tree);
 
 struct HwlocLcaTopology {
     struct Deleter {
@@ -26,11 +26,9 @@ struct HwlocLcaTopology {
     std::vector<hwloc_obj_t> pus;
 };
 
-// Loads `xml_file`, or the synthetic description of `tree` when it is empty,
-// with every Group kept. nullopt with `why` set when the tree has no
-// synthetic form; InputError when hwloc refuses the input or builds a
-// different number of PUs.
-std::optional<HwlocLcaTopology> load_hwloc_for_lca(const MachineTree& tree,
-                                                   const std::string& xml_file, std::string& why);
+// Loads `xml_file`, or hwloc_xml_of(tree) when it is empty, with every
+// Group kept. InputError when hwloc refuses the input or builds a different
+// number of PUs.
+HwlocLcaTopology load_hwloc_for_lca(const MachineTree& tree, const std::string& xml_file);
 
 } // namespace nettopo::detail
