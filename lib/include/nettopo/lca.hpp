@@ -166,12 +166,20 @@ private:
     std::vector<std::uint8_t> bit_to_level_; // id bit -> index in levels_
     std::vector<Level> levels_;
     std::vector<ObjectId> slots_; // all levels' tables, one after the other
+    // Per id bit, a copy of its level's hash (one-word representations): the
+    // query's bit_to_level + levels lookup in one 32-byte load.
+    struct BitHash {
+        std::uint64_t offset, reciprocal;
+        std::uint32_t shift, modulus, first_slot, unused;
+    };
+    std::vector<BitHash> bit_hash_;
     // Only for Representation::ascend.
     std::vector<ObjectId> parent_;
     std::vector<std::uint32_t> depth_;
 };
 
-// floor(v / m) by multiply-shift: exact whenever the build checked it.
+// The thesis' Algorithm 4, with floor(v / m) by multiply-shift (checked
+// exact on every id of the level when built).
 template <bool Wide>
 inline ObjectId CombinLca::query_word(std::uint32_t pu_a, std::uint32_t pu_b) const {
     const std::uint64_t a = pu_word_[pu_a];
@@ -179,16 +187,17 @@ inline ObjectId CombinLca::query_word(std::uint32_t pu_a, std::uint32_t pu_b) co
     if (dif == 0) return pus_[pu_a];
     const std::uint64_t bit = dif & (0 - dif);
     const std::uint64_t id = a & (bit - 1);
-    const Level& l = levels_[bit_to_level_[std::countr_zero(dif)]];
-    const std::uint64_t v = id + l.offset;
+    // bit_to_level_ and levels_ folded into one load: the level's hash of this bit.
+    const BitHash& h = bit_hash_[std::countr_zero(dif)];
+    const std::uint64_t v = id + h.offset;
     std::uint64_t q;
     if constexpr (Wide) {
         __extension__ typedef unsigned __int128 u128;
-        q = static_cast<std::uint64_t>((u128(v) * l.reciprocal) >> l.shift);
+        q = static_cast<std::uint64_t>((u128(v) * h.reciprocal) >> h.shift);
     } else {
-        q = (v * l.reciprocal) >> l.shift;
+        q = (v * h.reciprocal) >> h.shift;
     }
-    return slots_[l.first_slot + (v - q * l.modulus)];
+    return slots_[h.first_slot + (v - q * h.modulus)];
 }
 
 // The thesis' trees: the root (a Machine) has degrees[0] children, each of

@@ -188,6 +188,10 @@ CombinLca::CombinLca(const MachineTree& tree, std::uint32_t max_modulus) {
     if (representation_ == Representation::narrow || representation_ == Representation::wide) {
         pu_word_.resize(pus_.size());
         for (std::size_t p = 0; p < pus_.size(); ++p) pu_word_[p] = ids_[pus_[p].value];
+        for (std::uint8_t li : bit_to_level_) {
+            const Level& l = levels_[li];
+            bit_hash_.push_back({l.offset, l.reciprocal, l.shift, l.modulus, l.first_slot, 0});
+        }
     }
 }
 
@@ -229,7 +233,8 @@ ObjectId CombinLca::query_slow(std::uint32_t pu_a, std::uint32_t pu_b) const {
 
 std::size_t CombinLca::table_bytes() const {
     return pu_word_.size() * sizeof(std::uint64_t) + bit_to_level_.size() +
-           levels_.size() * sizeof(Level) + slots_.size() * sizeof(ObjectId) +
+           bit_hash_.size() * sizeof(BitHash) + levels_.size() * sizeof(Level) +
+           slots_.size() * sizeof(ObjectId) +
            (representation_ == Representation::multi_word ? ids_.size() * sizeof(std::uint64_t)
                                                           : 0);
 }

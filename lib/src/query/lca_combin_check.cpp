@@ -66,6 +66,24 @@ LcaProblems CombinLca::check(const MachineTree& tree) const {
                 problem(fmt::format("bit {} maps to level {}, owned by level {}", b,
                                     bit_to_level_[b], li));
 
+    // The query's per-bit copies of the levels' hashes.
+    if (one_word(representation_)) {
+        if (bit_hash_.size() != bit_to_level_.size())
+            problem("per-bit hashes do not cover every bit");
+        for (std::size_t b = 0; b < bit_hash_.size() && b < bit_to_level_.size(); ++b) {
+            const BitHash& h = bit_hash_[b];
+            if (bit_to_level_[b] >= levels_.size()) {
+                problem(fmt::format("bit {} maps to no level", b));
+                continue;
+            }
+            const Level& l = levels_[bit_to_level_[b]];
+            if (h.offset != l.offset || h.reciprocal != l.reciprocal || h.shift != l.shift ||
+                h.modulus != l.modulus || h.first_slot != l.first_slot)
+                problem(fmt::format("bit {}: the query's hash differs from level {}'s", b,
+                                    bit_to_level_[b]));
+        }
+    }
+
     // Ids extend their parent's id by one slot bit.
     std::vector<std::uint64_t> expect(words_);
     for (std::uint32_t i = 0; i < objs.size(); ++i) {
@@ -128,6 +146,10 @@ void CombinLca::Mutation::flip_id_bit(CombinLca& lca, ObjectId object, std::uint
 
 void CombinLca::Mutation::set_bit_level(CombinLca& lca, std::uint32_t bit, std::uint8_t level) {
     lca.bit_to_level_.at(bit) = level;
+    if (bit < lca.bit_hash_.size()) { // what the query reads, damaged alike
+        const Level& l = lca.levels_.at(level);
+        lca.bit_hash_[bit] = {l.offset, l.reciprocal, l.shift, l.modulus, l.first_slot, 0};
+    }
 }
 
 } // namespace nettopo
