@@ -2,6 +2,7 @@
 // chosen inside it, and the latencies between PUs that meet at each level.
 #pragma once
 
+#include "nettopo/lca.hpp"
 #include "nettopo/machine_tree.hpp"
 
 #include <array>
@@ -61,8 +62,19 @@ public:
     // for the same PU, else that of the level where they meet. A level is never
     // reported closer than a level below it (the table is made monotone).
     double latency_between(std::uint32_t pu_a, std::uint32_t pu_b) const;
+    // The deepest object holding both PUs (logical indexes), by CombinACMP:
+    // O(1), no parent walk. The same PU twice gives that PU.
     ObjectId common_ancestor(std::uint32_t pu_a, std::uint32_t pu_b) const {
-        return tree_.common_ancestor(tree_.pu(pu_a), tree_.pu(pu_b));
+        return lca_.query(pu_a, pu_b);
+    }
+    const CombinLca& lca() const { return lca_; }
+
+    // x % num_pus() for any 32-bit x by two multiplications instead of a
+    // division (Lemire, Kaser, Kurz, "Faster remainder by direct computation",
+    // 2019): the PE -> PU step of the cluster's proximity queries.
+    std::uint32_t pu_of_offset(std::uint32_t x) const {
+        __extension__ typedef unsigned __int128 u128;
+        return static_cast<std::uint32_t>((u128(pus_magic_ * x) * num_pus()) >> 64);
     }
 
     // Equal types are merged by the cluster builder.
@@ -71,6 +83,8 @@ public:
 private:
     std::string description_;
     MachineTree tree_;
+    CombinLca lca_;               // built once from tree_
+    std::uint64_t pus_magic_ = 0; // 2^64 / num_pus rounded up, mod 2^64
     NodeLevel requested_;
     LevelLatencies latencies_;
     ObjectType node_type_ = ObjectType::PU;

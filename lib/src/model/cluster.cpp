@@ -106,17 +106,29 @@ std::vector<PeId> Cluster::on_same_node(PeId p) const {
     return others(pes_of_node(node_of(p)), p);
 }
 
+// One run lookup (none on a homogeneous cluster), a's PU by multiply-high,
+// b tested against a's machine's PE range, the nodes from the per-PU table,
+// and no branch on the answer (random pairs would mispredict it): the same
+// answers as comparing machine_of and node_of of both PEs.
 Proximity Cluster::proximity(PeId a, PeId b) const {
-    if (a == b) return Proximity::SamePe;
-    if (machine_of(a) != machine_of(b)) return Proximity::OtherMachine;
-    return node_of(a) == node_of(b) ? Proximity::SameNode : Proximity::SameMachine;
+    const Run& r = runs_.size() == 2 ? runs_.front() : run_of_pe(a);
+    const MachineType& t = types_[r.type.value];
+    const std::uint32_t pu_a = t.pu_of_offset(a.value - r.first_pe);
+    const std::uint32_t pu_b = b.value - (a.value - pu_a); // wraps when b is before a's machine
+    const bool same_machine = pu_b < t.num_pus();
+    const std::uint32_t pu_b_or_a = same_machine ? pu_b : pu_a; // a valid index either way
+    const int closeness = 1 + (t.node_of_pu(pu_a) == t.node_of_pu(pu_b_or_a)) + (pu_a == pu_b);
+    return static_cast<Proximity>(same_machine ? closeness : 0);
 }
 
 std::optional<Ancestor> Cluster::common_ancestor(PeId a, PeId b) const {
-    const MachineId m = machine_of(a);
-    if (m != machine_of(b)) return std::nullopt;
-    const MachineType& t = machine_type(m);
-    const ObjectId o = t.common_ancestor(local_pu(a), local_pu(b));
+    const Run& r = runs_.size() == 2 ? runs_.front() : run_of_pe(a);
+    const MachineType& t = types_[r.type.value];
+    const std::uint32_t pu_a = t.pu_of_offset(a.value - r.first_pe);
+    const std::uint32_t pu_b = b.value - (a.value - pu_a);
+    if (pu_b >= t.num_pus()) return std::nullopt;
+    const MachineId m(r.first_machine + (a.value - r.first_pe) / t.num_pus());
+    const ObjectId o = t.common_ancestor(pu_a, pu_b);
     const TreeObject& obj = t.tree().object(o);
     // Logical indexes count over the whole cluster's machines of this type
     // would mislead; report the index inside the machine, as lstopo does.
