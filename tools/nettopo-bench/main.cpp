@@ -137,7 +137,7 @@ Header header(const Options& o, const std::string& command) {
     return h;
 }
 
-int bench(Options& o, const SubCommand& c) {
+int run_command(Options& o, const SubCommand& c) {
     if (o.csv && o.json) throw UsageError("give --csv or --json, not both");
     if (o.budget_mb) o.run.memory_budget_bytes = o.budget_mb << 20;
     if (std::string_view(c.name) == "peer" && !peer_available())
@@ -247,5 +247,5 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return report_usage_error("nettopo-bench", e.what());
     }
-    return run_guarded("nettopo-bench", [&] { return bench(o, *chosen); });
+    return run_guarded("nettopo-bench", [&] { return run_command(o, *chosen); });
 }

@@ -80,6 +80,7 @@ public:
     std::vector<PeId> on_same_machine(PeId p) const;
     std::vector<PeId> on_same_node(PeId p) const;
 
+    // Inline: the hottest query of placement loops (a few ns).
     Proximity proximity(PeId a, PeId b) const;
     // The deepest object containing both PEs; nullopt for PEs of two machines.
     std::optional<Ancestor> common_ancestor(PeId a, PeId b) const;
@@ -103,6 +104,7 @@ public:
 private:
     friend class ClusterBuilder;
     Cluster() = default; // only the builder makes one, with its runs
+    Proximity proximity_in(const Run& r, PeId a, PeId b) const;
     const Run& run_of_machine(MachineId m) const;
     const Run& run_of_pe(PeId p) const;
     const Run& run_of_node(NodeId n) const;
@@ -115,5 +117,23 @@ private:
     NameTable switch_names_;
     Network network_;
 };
+
+// A homogeneous cluster (one run) needs no run lookup. PE b's index inside
+// a's machine wraps past num_pus when b is before that machine, so one
+// comparison tells "same machine"; the answer is then computed without a
+// branch on it.
+inline Proximity Cluster::proximity_in(const Run& r, PeId a, PeId b) const {
+    const MachineType& t = types_[r.type.value];
+    const std::uint32_t pu_a = t.pu_of_offset(a.value - r.first_pe);
+    const std::uint32_t pu_b = b.value - (a.value - pu_a);
+    const bool same_machine = pu_b < t.num_pus();
+    const std::uint32_t pu_b_or_a = same_machine ? pu_b : pu_a; // a valid index either way
+    const int closeness = 1 + (t.node_of_pu(pu_a) == t.node_of_pu(pu_b_or_a)) + (pu_a == pu_b);
+    return static_cast<Proximity>(same_machine ? closeness : 0);
+}
+
+inline Proximity Cluster::proximity(PeId a, PeId b) const {
+    return proximity_in(runs_.size() == 2 ? runs_.front() : run_of_pe(a), a, b);
+}
 
 } // namespace nettopo

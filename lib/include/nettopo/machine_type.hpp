@@ -52,7 +52,7 @@ public:
     // The level the nodes actually use (resolved from the request).
     ObjectType node_type() const { return node_type_; }
 
-    std::uint32_t num_pus() const { return tree_.num_pus(); }
+    std::uint32_t num_pus() const { return num_pus_; }
     std::uint32_t num_nodes() const { return static_cast<std::uint32_t>(node_objects_.size()); }
     std::uint32_t node_of_pu(std::uint32_t pu) const { return node_of_pu_[pu]; }
     // The object whose PUs form the node (for NUMA nodes: the NUMA node's locality).
@@ -85,6 +85,7 @@ private:
     MachineTree tree_;
     CombinLca lca_;               // built once from tree_
     std::uint64_t pus_magic_ = 0; // 2^64 / num_pus rounded up, mod 2^64
+    std::uint32_t num_pus_ = 0;   // tree_.num_pus(), one load away for proximity
     NodeLevel requested_;
     LevelLatencies latencies_;
     ObjectType node_type_ = ObjectType::PU;

@@ -110,17 +110,6 @@ std::vector<PeId> Cluster::on_same_node(PeId p) const {
 // b tested against a's machine's PE range, the nodes from the per-PU table,
 // and no branch on the answer (random pairs would mispredict it): the same
 // answers as comparing machine_of and node_of of both PEs.
-Proximity Cluster::proximity(PeId a, PeId b) const {
-    const Run& r = runs_.size() == 2 ? runs_.front() : run_of_pe(a);
-    const MachineType& t = types_[r.type.value];
-    const std::uint32_t pu_a = t.pu_of_offset(a.value - r.first_pe);
-    const std::uint32_t pu_b = b.value - (a.value - pu_a); // wraps when b is before a's machine
-    const bool same_machine = pu_b < t.num_pus();
-    const std::uint32_t pu_b_or_a = same_machine ? pu_b : pu_a; // a valid index either way
-    const int closeness = 1 + (t.node_of_pu(pu_a) == t.node_of_pu(pu_b_or_a)) + (pu_a == pu_b);
-    return static_cast<Proximity>(same_machine ? closeness : 0);
-}
-
 std::optional<Ancestor> Cluster::common_ancestor(PeId a, PeId b) const {
     const Run& r = runs_.size() == 2 ? runs_.front() : run_of_pe(a);
     const MachineType& t = types_[r.type.value];
