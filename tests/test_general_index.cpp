@@ -371,6 +371,7 @@ TEST_CASE("general index: the memory budget", "[general-index]") {
         INFO(index->description());
         CHECK_THAT(index->description(), Contains("up to 2 rows"));
         check_against_search(c, *index, sources(c, 100));
+        CHECK(index->memory_bytes() <= rows + row); // full, and still within its budget
         // Concurrent queries share the cache.
         std::vector<std::thread> pool;
         std::vector<std::size_t> wrong(4, 0);

@@ -27,10 +27,6 @@ std::string exactly(std::size_t bytes) {
     return fmt::format("{} ({} bytes)", format_bytes(bytes), bytes);
 }
 
-} // namespace
-
-namespace {
-
 std::unique_ptr<DistanceIndex> choose_and_build(const Cluster& cluster,
                                                 const DistanceIndexOptions& options) {
     const DistanceIndexKind kind = options.kind;
@@ -65,9 +61,14 @@ std::unique_ptr<DistanceIndex> choose_and_build(const Cluster& cluster,
 
 std::unique_ptr<DistanceIndex> make_general_index(const Cluster& cluster,
                                                   const DistanceIndexOptions& options) {
-    std::unique_ptr<DistanceIndex> index = choose_and_build(cluster, options);
-    if (options.progress) options.progress->finish();
-    return index;
+    // Whatever happens, erase what the fill or the labels drew.
+    struct Finish {
+        Progress* progress;
+        ~Finish() {
+            if (progress) progress->finish();
+        }
+    } finish{options.progress};
+    return choose_and_build(cluster, options);
 }
 
 } // namespace nettopo
