@@ -112,7 +112,8 @@ TEST_CASE("bench: table, CSV and JSON carry the header and every measurement", "
     CHECK(count(j, "\n") == 1);
 }
 
-TEST_CASE("bench: the scaling plot draws a line per operation inside its frame", "[bench-harness]") {
+TEST_CASE("bench: the scaling plot draws a line per operation inside its frame",
+          "[bench-harness]") {
     const std::vector<Measurement> ms = {
         measurement("load", "tree-M", 127, {1e5}), measurement("load", "tree-G", 1023, {8e5}),
         measurement("load", "mesh2D", 256, {2e5}), measurement("proximity", "tree-G", 1023, {2}),
@@ -130,9 +131,9 @@ TEST_CASE("bench: the scaling plot draws a line per operation inside its frame",
             ++points;
             const double x = n.attribute("cx").as_double(), y = n.attribute("cy").as_double();
             CHECK(x >= 80);
-            CHECK(x <= 900 - 300);
+            CHECK(x <= 1000 - 380);
             CHECK(y >= 50);
-            CHECK(y <= 540 - 60);
+            CHECK(y <= 560 - 60);
         }
     }
     CHECK(lines == 1);  // load has three inputs; proximity one point

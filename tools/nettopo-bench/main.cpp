@@ -68,14 +68,16 @@ const std::vector<SubCommand>& commands() {
     return table;
 }
 
-std::vector<Input> inputs(const Options& o) {
-    std::vector<Input> in;
-    for (const auto& p : o.presets) in.push_back(preset_input(p));
-    for (const auto& f : o.families) in.push_back(family_input(f));
-    for (const auto& f : o.files) in.push_back(file_input(f));
+// Inputs are made one at a time, so each is measured (memory included)
+// without the previous ones still held.
+std::vector<std::function<Input()>> inputs(const Options& o) {
+    std::vector<std::function<Input()>> in;
+    for (const auto& p : o.presets) in.emplace_back([p] { return preset_input(p); });
+    for (const auto& f : o.families) in.emplace_back([f] { return family_input(f); });
+    for (const auto& f : o.files) in.emplace_back([f] { return file_input(f); });
     if (in.empty())
         for (const char* p : {"tree-M", "mesh2D", "mesh3D", "tree-G"})
-            in.push_back(preset_input(p));
+            in.emplace_back([p] { return preset_input(p); });
     return in;
 }
 
@@ -145,14 +147,13 @@ int run_command(Options& o, const SubCommand& c) {
                          "peer is not available");
     std::vector<Measurement> results;
     if (c.runs.empty()) {
-        if (!o.presets.empty() || !o.families.empty())
-            throw UsageError("lca takes hwloc XML files (-i) or --degrees, not --preset/--gen");
         results = run_lca(o);
     } else {
-        if (!o.degrees.empty()) throw UsageError("--degrees is an option of lca only");
-        for (const Input& in : inputs(o))
+        for (const auto& make : inputs(o)) {
+            const Input in = make();
             for (const Run& run : c.runs)
                 for (auto& m : run(in, o.run)) results.push_back(std::move(m));
+        }
     }
     const Header h = header(o, c.name);
     if (o.json)

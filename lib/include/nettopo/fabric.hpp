@@ -21,11 +21,11 @@ struct FabricNode {
 };
 
 struct FabricLink {
-    std::uint32_t a = 0, b = 0;           // indexes into Fabric::nodes, a != b
-    double bandwidth_gbps = 0;            // 0: unknown
-    std::optional<double> latency_ns;     // when the source gives one
-    std::uint32_t multiplicity = 1;       // parallel cables merged
-    std::size_t line = 0;                 // where the source first gives it
+    std::uint32_t a = 0, b = 0;       // indexes into Fabric::nodes, a != b
+    double bandwidth_gbps = 0;        // 0: unknown
+    std::optional<double> latency_ns; // when the source gives one
+    std::uint32_t multiplicity = 1;   // parallel cables merged
+    std::size_t line = 0;             // where the source first gives it
 };
 
 struct Fabric {

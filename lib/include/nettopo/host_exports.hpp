@@ -11,7 +11,7 @@
 namespace nettopo {
 
 struct HostExport {
-    std::string name;   // HostName info of the Machine object, else the file name's stem
+    std::string name; // HostName info of the Machine object, else the file name's stem
     MachineTree tree;
     std::string source; // the file it came from
 };

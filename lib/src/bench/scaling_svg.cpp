@@ -13,8 +13,8 @@
 namespace nettopo::bench {
 namespace {
 
-constexpr double width = 900, height = 540;
-constexpr double left = 80, right = 300, top = 50, bottom = 60; // margins
+constexpr double width = 1000, height = 560;
+constexpr double left = 80, right = 380, top = 50, bottom = 60; // margins
 constexpr const char* palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
                                    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 

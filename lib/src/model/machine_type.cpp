@@ -70,8 +70,7 @@ MachineType::MachineType(std::string description, MachineTree tree, NodeLevel re
                          LevelLatencies latencies)
     : description_(std::move(description)), tree_(std::move(tree)), lca_(tree_),
       pus_magic_(tree_.num_pus() ? ~std::uint64_t(0) / tree_.num_pus() + 1 : 0),
-      num_pus_(tree_.num_pus()),
-      requested_(requested), latencies_(latencies) {
+      num_pus_(tree_.num_pus()), requested_(requested), latencies_(latencies) {
     for (double& ns : latencies_.ns) ns += 0.0; // one zero: -0 would print and compare apart
     const auto objs = tree_.objects();
     node_type_ = requested_.type ? *requested_.type : automatic_node_type(tree_);
