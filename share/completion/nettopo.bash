@@ -111,7 +111,7 @@ _nettopo_bench() {
         --preset) COMPREPLY=($(compgen -W "tree-M mesh2D mesh3D tree-G" -- "$cur")); return ;;
         -i|--input) _filedir xml; return ;;
         --plot) _filedir svg; return ;;
-        --gen|-r|--repetitions|--queries|--sources|--seed|--threads|--budget|--degrees|--warmup|--rounds|--outer) return ;;
+        --gen|-r|--repetitions|--queries|--sources|--seed|--threads|--budget|--degrees|--algorithms|--warmup|--rounds|--outer) return ;;
     esac
     local i command=""
     for ((i = 1; i < cword; i++)); do
@@ -123,9 +123,9 @@ _nettopo_bench() {
     fi
     local common="-i --verify --csv --json --plot --help"
     if [[ "$command" == lca ]]; then
-        COMPREPLY=($(compgen -W "$common --degrees --warmup --rounds --outer --seed" -- "$cur"))
+        COMPREPLY=($(compgen -W "$common --degrees --warmup --rounds --outer --seed --algorithms" -- "$cur"))
     else
-        COMPREPLY=($(compgen -W "$common --preset --gen -r --repetitions --queries --sources --seed --threads --budget" -- "$cur"))
+        COMPREPLY=($(compgen -W "$common --preset --gen -r --repetitions --queries --sources --seed --threads --budget --allow-disconnected" -- "$cur"))
     fi
 }
 

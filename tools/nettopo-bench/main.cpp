@@ -24,7 +24,7 @@ struct Options {
     std::vector<std::string> presets, files, families;
     RunOptions run;
     std::size_t budget_mb = 0;
-    bool csv = false, json = false;
+    bool csv = false, json = false, allow_disconnected = false;
     std::string plot;
     // lca
     std::vector<std::uint32_t> degrees;
@@ -74,7 +74,8 @@ std::vector<std::function<Input()>> inputs(const Options& o) {
     std::vector<std::function<Input()>> in;
     for (const auto& p : o.presets) in.emplace_back([p] { return preset_input(p); });
     for (const auto& f : o.families) in.emplace_back([f] { return family_input(f); });
-    for (const auto& f : o.files) in.emplace_back([f] { return file_input(f); });
+    for (const auto& f : o.files)
+        in.emplace_back([f, &o] { return file_input(f, o.allow_disconnected); });
     if (in.empty())
         for (const char* p : {"tree-M", "mesh2D", "mesh3D", "tree-G"})
             in.emplace_back([p] { return preset_input(p); });
@@ -90,6 +91,7 @@ const std::vector<std::vector<std::uint32_t>> thesis_trees = {
 // One tree: the timings, after the check every algorithm passes first.
 void lca_tree(const MachineTree& tree, const std::string& name, LcaBenchOptions lca, bool verify,
               std::vector<Measurement>& out) {
+    lca.verify = verify;
     if (verify) {
         const LcaVerification v = verify_lca(tree);
         if (v.mismatches)
@@ -208,6 +210,8 @@ void add_options(CLI::App* sub, Options& o, bool lca) {
         sub->add_option("--seed", o.run.seed, "Seed of every random choice")->capture_default_str();
         sub->add_option("--threads", o.run.threads, "Threads filling tables; 0: all cores")
             ->capture_default_str();
+        sub->add_flag("--allow-disconnected", o.allow_disconnected,
+                      "Accept a cluster file whose network is not connected");
         sub->add_option("--budget", o.budget_mb,
                         "Memory the distance index may hold, in MiB (default 512)")
             ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));

@@ -3,6 +3,8 @@
 // optimising a measured result away.
 #pragma once
 
+#include "nettopo/error.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -19,6 +21,12 @@ struct Measurement {
     // Nanoseconds per item, one value per repetition.
     std::vector<double> ns_per_item;
     std::string note; // what the item is ("per pair", "per set of 10 queries"), caveats
+};
+
+// A fast path that disagreed with its slow twin under --verify (exit 1).
+class VerifyError : public Error {
+public:
+    using Error::Error;
 };
 
 struct Summary {

@@ -8,7 +8,6 @@
 #include "nettopo/bench.hpp"
 #include "nettopo/cluster.hpp"
 #include "nettopo/distance_index.hpp"
-#include "nettopo/error.hpp"
 #include "nettopo/family.hpp"
 
 #include <cstdint>
@@ -38,13 +37,7 @@ struct Input {
 };
 Input preset_input(const std::string& preset);
 Input family_input(const std::string& spec); // a nettopo-gen family text
-Input file_input(const std::string& path);
-
-// A check that failed under RunOptions::verify.
-class VerifyError : public Error {
-public:
-    using Error::Error;
-};
+Input file_input(const std::string& path, bool allow_disconnected = false);
 
 std::vector<Measurement> run_init(const Input& in, const RunOptions& o);
 std::vector<Measurement> run_save(const Input& in, const RunOptions& o);

@@ -28,6 +28,9 @@ struct LcaBenchOptions {
     // Empty: the tree is written as an hwloc XML export (Groups kept, one
     // NUMA node at the root) and hwloc loads that.
     std::string hwloc_xml;
+    // A disagreement with Ascend (hwloc's included) throws bench::VerifyError
+    // instead of being noted.
+    bool verify = false;
 };
 
 // One Measurement per requested algorithm ("lca combin", ...), ns_per_item

@@ -42,6 +42,10 @@ public:
     // Vertices of one shortest path, both ends included; nullopt if unreachable.
     std::optional<std::vector<VertexId>> path(VertexId from, VertexId to, PathMetric metric);
 
+    // Drops the kept search: the next query starts afresh (O(1)). For
+    // benchmarks that time a search per query.
+    void forget() { mode_ = Mode::None; }
+
     // Hop counts from `from` to every vertex (unreachable_hops where none).
     static constexpr std::uint32_t unreachable_hops = 0xffffffffu;
     void hops_from(VertexId from, std::vector<std::uint32_t>& out);

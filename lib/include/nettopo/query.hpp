@@ -38,6 +38,9 @@ public:
     // Fewer than k when fewer are reachable.
     std::vector<NearPe> nearest(PeId p, std::uint32_t k);
 
+    // The next query searches afresh instead of resuming the kept search.
+    void forget() { search_.forget(); }
+
 private:
     const Cluster* cluster_;
     const DistanceIndex* index_;

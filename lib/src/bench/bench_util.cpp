@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <thread>
+#include <unordered_set>
 
 namespace nettopo::bench {
 
@@ -39,6 +40,21 @@ random_pairs(std::uint32_t population, std::uint32_t count, std::uint64_t seed) 
         if (a != b) pairs.emplace_back(a, b);
     }
     return pairs;
+}
+
+std::vector<std::uint32_t> distinct_sample(std::uint32_t population, std::uint32_t count,
+                                           std::uint64_t seed) {
+    // Floyd's algorithm: count draws, no table of the whole population.
+    std::mt19937_64 rng(seed);
+    std::vector<std::uint32_t> out;
+    std::unordered_set<std::uint32_t> taken;
+    for (std::uint32_t j = population - count; j < population; ++j) {
+        const std::uint32_t t = std::uniform_int_distribution<std::uint32_t>(0, j)(rng);
+        const std::uint32_t v = taken.insert(t).second ? t : j;
+        if (v == j) taken.insert(j);
+        out.push_back(v);
+    }
+    return out;
 }
 
 std::vector<MachineId> verify_sources(const Cluster& c, const RunOptions& o) {

@@ -20,6 +20,10 @@ unsigned thread_count(const RunOptions& o);
 std::vector<std::pair<std::uint32_t, std::uint32_t>>
 random_pairs(std::uint32_t population, std::uint32_t count, std::uint64_t seed);
 
+// `count` distinct values of 0..population-1 (count <= population), drawn with `seed`.
+std::vector<std::uint32_t> distinct_sample(std::uint32_t population, std::uint32_t count,
+                                           std::uint64_t seed);
+
 // Sources for a check against full searches: every machine of a small
 // cluster, a seeded sample of a large one (a full search each).
 std::vector<MachineId> verify_sources(const Cluster& c, const RunOptions& o);

@@ -23,8 +23,10 @@ Input family_input(const std::string& spec) {
     return {family->spec(), std::move(cluster), std::move(family), false};
 }
 
-Input file_input(const std::string& path) {
-    return {path, std::make_shared<const Cluster>(load_cluster(path)), nullptr, false};
+Input file_input(const std::string& path, bool allow_disconnected) {
+    LoadOptions options;
+    options.build.allow_disconnected = allow_disconnected;
+    return {path, std::make_shared<const Cluster>(load_cluster(path, options)), nullptr, false};
 }
 
 } // namespace nettopo::bench

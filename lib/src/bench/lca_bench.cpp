@@ -162,6 +162,9 @@ std::vector<bench::Measurement> bench_lca(const MachineTree& tree, std::string i
             };
             alg.note = "the loop alone";
         }
+        if (bad && options.verify)
+            throw bench::VerifyError(fmt::format("{}: lca {}: {} of {} PU pairs differ from Ascend",
+                                                 input, name, bad, pairs.size()));
         if (bad)
             alg.note +=
                 fmt::format("{}MISMATCHES against ascend: {}", alg.note.empty() ? "" : "; ", bad);

@@ -102,10 +102,18 @@ std::vector<Measurement> run_fill(const Input& in, const RunOptions& o) {
     for (std::uint32_t r = 0; r < o.repetitions; ++r) {
         index.reset();
         const auto t = Clock::now();
-        index = build_distance_index(*in.cluster, options);
+        try {
+            index = build_distance_index(*in.cluster, options);
+        } catch (const UsageError& e) {
+            // Past the budget there is no table to fill: say so, and let the
+            // other inputs and operations of the run go on.
+            m.note = fmt::format("skipped: {}", e.what());
+            return {m};
+        }
         m.ns_per_item.push_back(elapsed_ns(t));
     }
-    m.note = fmt::format("all pairs, {} thread(s): {}", thread_count(o), index->description());
+    m.note =
+        fmt::format("all pairs, up to {} thread(s): {}", thread_count(o), index->description());
     if (o.verify) verify_index(in, *index, verify_sources(*in.cluster, o), "fill");
     return {m};
 }

@@ -7,6 +7,7 @@
 #include "nettopo/query.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 namespace nettopo::bench {
 namespace {
@@ -48,9 +49,12 @@ PeId first_pe(const Cluster& c, std::uint32_t machine) {
 }
 
 // Times `query` over the sets `o.repetitions` times: ns per set and per call.
-template <class Query>
+// `fresh` runs before each set: a search engine forgets its kept search, so
+// a set costs its searches however often it is timed.
+template <class Query, class Fresh>
 std::vector<Measurement> time_sets(const Input& in, const Sets& s, const RunOptions& o,
-                                   const std::string& name, const std::string& how, Query&& query) {
+                                   const std::string& name, const std::string& how, Query&& query,
+                                   Fresh&& fresh) {
     const double per_set = s.count() ? static_cast<double>(s.a.size()) / s.count() : 0;
     Measurement set =
         start(in, name + " II" + how, s.count(),
@@ -59,18 +63,22 @@ std::vector<Measurement> time_sets(const Input& in, const Sets& s, const RunOpti
     for (std::uint32_t r = 0; r < o.repetitions; ++r) {
         std::uint64_t sum = 0;
         const auto t = Clock::now();
-        for (std::size_t i = 0; i < s.a.size(); ++i) sum += query(s.a[i], s.b[i]);
-        const double ns = elapsed_ns(t);
+        for (std::size_t set = 0; set < s.count(); ++set) {
+            fresh();
+            for (std::size_t i = s.begin[set]; i < s.begin[set + 1]; ++i)
+                sum += query(s.a[i], s.b[i]);
+        }
         keep(sum);
+        const double ns = elapsed_ns(t);
         set.ns_per_item.push_back(s.count() ? ns / static_cast<double>(s.count()) : 0);
         call.ns_per_item.push_back(s.a.empty() ? 0 : ns / static_cast<double>(s.a.size()));
     }
     return {set, call};
 }
 
-template <class Query>
+template <class Query, class Fresh>
 Measurement time_pairs(const Input& in, const Pairs& pairs, const RunOptions& o,
-                       const std::string& name, std::string note, Query&& query) {
+                       const std::string& name, std::string note, Query&& query, Fresh&& fresh) {
     Measurement m = start(in, name, pairs.size(), std::move(note));
     const Cluster& c = *in.cluster;
     std::vector<PeId> a, b;
@@ -78,9 +86,12 @@ Measurement time_pairs(const Input& in, const Pairs& pairs, const RunOptions& o,
     for (std::uint32_t r = 0; r < o.repetitions; ++r) {
         std::uint64_t sum = 0;
         const auto t = Clock::now();
-        for (std::size_t i = 0; i < a.size(); ++i) sum += query(a[i], b[i]);
-        const double ns = elapsed_ns(t);
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            fresh();
+            sum += query(a[i], b[i]);
+        }
         keep(sum);
+        const double ns = elapsed_ns(t);
         m.ns_per_item.push_back(a.empty() ? 0 : ns / static_cast<double>(a.size()));
     }
     return m;
@@ -89,8 +100,8 @@ Measurement time_pairs(const Input& in, const Pairs& pairs, const RunOptions& o,
 // A search per call costs up to a whole Dijkstra: fewer pairs on big inputs.
 std::uint32_t search_queries(const Cluster& c, const RunOptions& o) {
     const std::uint64_t vertices = c.network().num_vertices();
-    return static_cast<std::uint32_t>(
-        std::clamp<std::uint64_t>(50'000'000 / (vertices + 1), 10, o.queries));
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(
+        o.queries, std::max<std::uint64_t>(10, 50'000'000 / (vertices + 1))));
 }
 
 std::uint64_t rss_bytes() {
@@ -99,7 +110,7 @@ std::uint64_t rss_bytes() {
     unsigned long pages = 0, resident = 0;
     const int read = std::fscanf(f, "%lu %lu", &pages, &resident);
     std::fclose(f);
-    return read == 2 ? resident * 4096ull : 0;
+    return read == 2 ? resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE)) : 0;
 }
 
 // The index of the distance and hops runs, with its cost: build time, its
@@ -135,16 +146,32 @@ std::vector<Measurement> run_network_query(const Input& in, const RunOptions& o,
             return static_cast<std::uint64_t>(q.distance(a, b).value_or(0));
         };
     };
-    for (auto& m : time_sets(in, sets, o, name, " (index)", ask(fast))) out.push_back(m);
-    for (auto& m : time_sets(in, sets, o, name, " (search, no index)", ask(slow))) out.push_back(m);
+    const auto nothing = [] {};
+    const auto forget = [&slow] { slow.forget(); };
+    for (auto& m : time_sets(in, sets, o, name, " (index)", ask(fast), nothing)) out.push_back(m);
+    for (auto& m : time_sets(in, sets, o, name, " (search, no index)", ask(slow), forget))
+        out.push_back(m);
     const Pairs pairs = random_pairs(c.num_machines(), o.queries, o.seed + 1);
     out.push_back(time_pairs(in, pairs, o, name + ", random pairs (index)",
-                             "per call, random machine pairs", ask(fast)));
+                             "per call, random machine pairs", ask(fast), nothing));
     const Pairs few(pairs.begin(),
                     pairs.begin() + std::min<std::size_t>(pairs.size(), search_queries(c, o)));
     out.push_back(time_pairs(in, few, o, name + ", random pairs (search)",
-                             "per call, a search from each new source", ask(slow)));
+                             "per call, a search from each new source", ask(slow), forget));
     if (o.verify) {
+        // Every answer the search gave above, given again by the index; then
+        // the index from sampled sources to every machine.
+        const auto same = [&](PeId a, PeId b) {
+            slow.forget();
+            const bool ok = metric == Metric::Hops ? fast.hop_count(a, b) == slow.hop_count(a, b)
+                                                   : fast.distance(a, b) == slow.distance(a, b);
+            if (!ok)
+                throw VerifyError(fmt::format("{}: {}: PEs {} and {}: {} and a search disagree",
+                                              in.name, name, a.value, b.value,
+                                              index->description()));
+        };
+        for (std::size_t i = 0; i < sets.a.size(); ++i) same(sets.a[i], sets.b[i]);
+        for (const auto& [x, y] : few) same(first_pe(c, x), first_pe(c, y));
         std::vector<MachineId> sources = verify_sources(c, o);
         const std::size_t keep_sets = std::min(sets.sources.size(), sources.size());
         sources.insert(sources.end(), sets.sources.begin(), sets.sources.begin() + keep_sets);
@@ -179,8 +206,8 @@ std::vector<Measurement> run_proximity(const Input& in, const RunOptions& o) {
         const auto t = Clock::now();
         for (std::size_t i = 0; i < a.size(); ++i)
             sum += static_cast<std::uint64_t>(c.proximity(a[i], b[i]));
-        const double ns = elapsed_ns(t);
         keep(sum);
+        const double ns = elapsed_ns(t);
         m.ns_per_item.push_back(a.empty() ? 0 : ns / static_cast<double>(a.size()));
     }
     if (o.verify)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <optional>
 
 namespace nettopo::bench {
 
@@ -46,9 +47,11 @@ void write_table(std::ostream& out, const Header& header, const std::vector<Meas
         {"input", "operation", "machines", "items", "median", "min", "max", "note"}};
     for (const Measurement& m : ms) {
         const Summary s = summarize(m.ns_per_item);
+        const bool timed = !m.ns_per_item.empty();
+        const auto shown = [timed](double ns) { return timed ? format_duration(ns) : "-"; };
         rows.push_back({m.input, m.operation, fmt::format("{}", m.machines),
-                        fmt::format("{}", m.items), format_duration(s.median),
-                        format_duration(s.min), format_duration(s.max), m.note});
+                        fmt::format("{}", m.items), shown(s.median), shown(s.min), shown(s.max),
+                        m.note});
     }
     std::vector<std::size_t> width(rows[0].size(), 0);
     for (const auto& r : rows)
@@ -76,9 +79,13 @@ void write_csv(std::ostream& out, const Header& header, const std::vector<Measur
     for (const Measurement& m : ms) {
         const Summary s = summarize(m.ns_per_item);
         out << csv_field(m.input) << ',' << csv_field(m.operation) << ',' << m.machines << ','
-            << m.items << ',' << m.ns_per_item.size() << ',' << format_number(s.median) << ','
-            << format_number(s.min) << ',' << format_number(s.max) << ',' << csv_field(m.note)
-            << '\n';
+            << m.items << ',' << m.ns_per_item.size() << ',';
+        if (!m.ns_per_item.empty())
+            out << format_number(s.median) << ',' << format_number(s.min) << ','
+                << format_number(s.max);
+        else
+            out << ",,"; // not timed: the note says why
+        out << ',' << csv_field(m.note) << '\n';
     }
 }
 
@@ -97,10 +104,13 @@ void write_json(std::ostream& out, const Header& header, const std::vector<Measu
             .field("input", m.input)
             .field("operation", m.operation)
             .field("machines", m.machines)
-            .field("items", m.items)
-            .field("median_ns", s.median)
-            .field("min_ns", s.min)
-            .field("max_ns", s.max);
+            .field("items", m.items);
+        const auto timed = [&](double v) {
+            return m.ns_per_item.empty() ? std::optional<double>() : std::optional<double>(v);
+        };
+        j.field("median_ns", timed(s.median))
+            .field("min_ns", timed(s.min))
+            .field("max_ns", timed(s.max));
         j.key("ns_per_item").begin_array();
         for (double v : m.ns_per_item) j.value(v);
         j.end_array().field("note", m.note).end_object();

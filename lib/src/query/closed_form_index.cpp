@@ -10,9 +10,7 @@
 #include "nettopo/family.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <fmt/format.h>
-#include <mutex>
 
 namespace nettopo {
 namespace {
@@ -62,46 +60,33 @@ private:
 
 class ClosedFormIndex final : public DistanceIndex {
 public:
-    using General = std::function<std::unique_ptr<DistanceIndex>()>;
-
-    ClosedFormIndex(std::unique_ptr<Family> family, const ClassLatenciesPs& ps, General general)
-        : family_(std::move(family)), ps_(ps), exact_latency_(family_->has_latency_formula(ps)),
-          general_(std::move(general)) {}
+    // `general` is null when the family's latency formula is exact.
+    ClosedFormIndex(std::unique_ptr<Family> family, const ClassLatenciesPs& ps,
+                    std::unique_ptr<DistanceIndex> general)
+        : family_(std::move(family)), ps_(ps), general_(std::move(general)) {}
 
     std::string description() const override {
-        return fmt::format("closed form ({}){}", family_->spec(),
-                           exact_latency_ ? "" : "; latencies from a general index");
+        return general_ ? fmt::format("closed form ({}); latencies from a {}", family_->spec(),
+                                      general_->description())
+                        : fmt::format("closed form ({})", family_->spec());
     }
     DistanceIndexKind kind() const override { return DistanceIndexKind::ClosedForm; }
     std::size_t memory_bytes() const override {
-        std::size_t bytes = sizeof(*this) + family_->spec().size();
-        if (general_built_.load(std::memory_order_acquire)) bytes += general_index_->memory_bytes();
-        return bytes;
+        return sizeof(*this) + family_->spec().size() + (general_ ? general_->memory_bytes() : 0);
     }
 
     std::uint32_t hops(MachineId a, MachineId b) const override {
         return family_->shortest_hops(a.value, b.value);
     }
     std::int64_t latency_ps(MachineId a, MachineId b) const override {
-        if (exact_latency_) return family_->machine_latency_ps(a.value, b.value, ps_);
-        std::call_once(general_once_, [&] {
-            general_index_ = general_();
-            if (!general_index_)
-                throw UsageError(
-                    fmt::format("{}: no general index to answer latencies", description()));
-            general_built_.store(true, std::memory_order_release);
-        });
-        return general_index_->latency_ps(a, b);
+        if (general_) return general_->latency_ps(a, b);
+        return family_->machine_latency_ps(a.value, b.value, ps_);
     }
 
 private:
     std::unique_ptr<Family> family_;
     ClassLatenciesPs ps_;
-    bool exact_latency_;
-    General general_;
-    mutable std::once_flag general_once_;
-    mutable std::unique_ptr<DistanceIndex> general_index_;
-    mutable std::atomic<bool> general_built_{false};
+    std::unique_ptr<DistanceIndex> general_;
 };
 
 } // namespace
@@ -123,7 +108,18 @@ make_closed_form_index(const Cluster& cluster,
     LinkMatcher matcher(net);
     family->emit(matcher);
     if (!matcher.same()) return nullptr;
-    return std::make_unique<ClosedFormIndex>(std::move(family), matcher.learned(), general);
+    // Built now, not on the first latency query: the index must not outlive
+    // what `general` refers to, a const query must not throw, and its cost
+    // belongs to the build.
+    std::unique_ptr<DistanceIndex> fallback;
+    if (!family->has_latency_formula(matcher.learned())) {
+        fallback = general();
+        if (!fallback)
+            throw UsageError(fmt::format("closed form ({}): no general index to answer latencies",
+                                         family->spec()));
+    }
+    return std::make_unique<ClosedFormIndex>(std::move(family), matcher.learned(),
+                                             std::move(fallback));
 }
 
 } // namespace nettopo

@@ -21,9 +21,9 @@ namespace nettopo {
 // nullptr when the cluster carries no family, or when its network is no
 // longer the family's. `general` builds the index that answers latencies
 // where no formula is exact for the learned class latencies (the dragonfly
-// with local != global); it is called at most once, on the first such query
-// (and may throw; a null result is a UsageError then). The index keeps no
-// reference to the cluster, only its family and class latencies.
+// with local != global); it is called then, once, before this returns (and
+// may throw; a null result is a UsageError). The index keeps no reference to
+// the cluster, only its family, class latencies and that general index.
 std::unique_ptr<DistanceIndex>
 make_closed_form_index(const Cluster& cluster,
                        const std::function<std::unique_ptr<DistanceIndex>()>& general);
