@@ -85,6 +85,8 @@ TEST_CASE("bench: summaries are the median and the extremes", "[bench-harness]")
     CHECK(format_duration(4560) == "4.56 µs");
     CHECK(format_duration(7.89e6) == "7.89 ms");
     CHECK(format_duration(1.5e9) == "1.5 s");
+    CHECK(format_duration(999.7e3) == "1 ms"); // not "1e+03 µs"
+    CHECK(format_duration(999.4) == "999 ns");
 }
 
 TEST_CASE("bench: table, CSV and JSON carry the header and every measurement", "[bench-harness]") {

@@ -9,9 +9,10 @@
 namespace nettopo::bench {
 
 std::string format_duration(double ns) {
-    if (ns < 1e3) return fmt::format("{:.3g} ns", ns);
-    if (ns < 1e6) return fmt::format("{:.3g} µs", ns / 1e3);
-    if (ns < 1e9) return fmt::format("{:.3g} ms", ns / 1e6);
+    // Thresholds just below the next unit, so 999.7 µs prints as 1 ms, not 1e+03 µs.
+    if (ns < 999.5) return fmt::format("{:.3g} ns", ns);
+    if (ns < 999.5e3) return fmt::format("{:.3g} µs", ns / 1e3);
+    if (ns < 999.5e6) return fmt::format("{:.3g} ms", ns / 1e6);
     return fmt::format("{:.3g} s", ns / 1e9);
 }
 
