@@ -120,22 +120,24 @@ void write_scaling_svg(std::ostream& out, const Header& header,
                        top + ph / 2);
     for (std::size_t i = 0; i < order.size(); ++i) {
         const char* colour = palette[i % std::size(palette)];
+        // Past the palette, lines repeat its colours dashed.
+        const char* dash = (i / std::size(palette)) % 2 ? R"( stroke-dasharray="7 4")" : "";
         const auto& pts = lines[order[i]];
         std::string points;
         for (const auto& [x, y] : pts) points += fmt::format("{:.1f},{:.1f} ", px(x), py(y));
         if (pts.size() > 1)
-            out << fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" "
+            out << fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} "
                                "points=\"{}\"/>\n",
-                               colour, points);
+                               colour, dash, points);
         for (const auto& [x, y] : pts)
             out << fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>\n",
                                px(x), py(y), colour);
         const double ly = top + 8 + 18 * static_cast<double>(i);
         out << fmt::format("<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" "
-                           "stroke=\"{3}\" stroke-width=\"2\"/>\n<text x=\"{4}\" y=\"{5:.1f}\">{6}"
-                           "</text>\n",
+                           "stroke=\"{3}\" stroke-width=\"2\"{7}/>\n<text x=\"{4}\" "
+                           "y=\"{5:.1f}\">{6}</text>\n",
                            left + pw + 14, ly, left + pw + 38, colour, left + pw + 44, ly + 4,
-                           escape(order[i]));
+                           escape(order[i]), dash);
     }
     out << "</svg>\n";
 }
