@@ -104,7 +104,15 @@ public:
 private:
     friend class ClusterBuilder;
     Cluster() = default; // only the builder makes one, with its runs
-    Proximity proximity_in(const Run& r, PeId a, PeId b) const;
+    // Two PEs seen from a's machine: its run and type, both PUs' indexes in
+    // it, and whether b is in it. What proximity and common_ancestor share.
+    struct PePair {
+        const Run& run;
+        const MachineType& type;
+        std::uint32_t pu_a, pu_b; // pu_b is meaningless unless same_machine
+        bool same_machine;
+    };
+    PePair pe_pair(PeId a, PeId b) const;
     const Run& run_of_machine(MachineId m) const;
     const Run& run_of_pe(PeId p) const;
     const Run& run_of_node(NodeId n) const;
@@ -120,20 +128,22 @@ private:
 
 // A homogeneous cluster (one run) needs no run lookup. PE b's index inside
 // a's machine wraps past num_pus when b is before that machine, so one
-// comparison tells "same machine"; the answer is then computed without a
-// branch on it.
-inline Proximity Cluster::proximity_in(const Run& r, PeId a, PeId b) const {
+// comparison tells "same machine".
+inline Cluster::PePair Cluster::pe_pair(PeId a, PeId b) const {
+    const Run& r = runs_.size() == 2 ? runs_.front() : run_of_pe(a);
     const MachineType& t = types_[r.type.value];
     const std::uint32_t pu_a = t.pu_of_offset(a.value - r.first_pe);
     const std::uint32_t pu_b = b.value - (a.value - pu_a);
-    const bool same_machine = pu_b < t.num_pus();
-    const std::uint32_t pu_b_or_a = same_machine ? pu_b : pu_a; // a valid index either way
-    const int closeness = 1 + (t.node_of_pu(pu_a) == t.node_of_pu(pu_b_or_a)) + (pu_a == pu_b);
-    return static_cast<Proximity>(same_machine ? closeness : 0);
+    return {r, t, pu_a, pu_b, pu_b < t.num_pus()};
 }
 
+// Computed without a branch on the answer.
 inline Proximity Cluster::proximity(PeId a, PeId b) const {
-    return proximity_in(runs_.size() == 2 ? runs_.front() : run_of_pe(a), a, b);
+    const PePair p = pe_pair(a, b);
+    const std::uint32_t pu_b_or_a = p.same_machine ? p.pu_b : p.pu_a; // a valid index either way
+    const int closeness =
+        1 + (p.type.node_of_pu(p.pu_a) == p.type.node_of_pu(pu_b_or_a)) + (p.pu_a == p.pu_b);
+    return static_cast<Proximity>(p.same_machine ? closeness : 0);
 }
 
 } // namespace nettopo

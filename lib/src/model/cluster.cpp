@@ -111,14 +111,11 @@ std::vector<PeId> Cluster::on_same_node(PeId p) const {
 // and no branch on the answer (random pairs would mispredict it): the same
 // answers as comparing machine_of and node_of of both PEs.
 std::optional<Ancestor> Cluster::common_ancestor(PeId a, PeId b) const {
-    const Run& r = runs_.size() == 2 ? runs_.front() : run_of_pe(a);
-    const MachineType& t = types_[r.type.value];
-    const std::uint32_t pu_a = t.pu_of_offset(a.value - r.first_pe);
-    const std::uint32_t pu_b = b.value - (a.value - pu_a);
-    if (pu_b >= t.num_pus()) return std::nullopt;
-    const MachineId m(r.first_machine + (a.value - r.first_pe) / t.num_pus());
-    const ObjectId o = t.common_ancestor(pu_a, pu_b);
-    const TreeObject& obj = t.tree().object(o);
+    const PePair p = pe_pair(a, b);
+    if (!p.same_machine) return std::nullopt;
+    const MachineId m(p.run.first_machine + (a.value - p.run.first_pe) / p.type.num_pus());
+    const ObjectId o = p.type.common_ancestor(p.pu_a, p.pu_b);
+    const TreeObject& obj = p.type.tree().object(o);
     // Logical indexes count over the whole cluster's machines of this type
     // would mislead; report the index inside the machine, as lstopo does.
     return Ancestor{m, o, obj.type, obj.logical_index};
