@@ -42,6 +42,11 @@ random_pairs(std::uint32_t population, std::uint32_t count, std::uint64_t seed) 
     return pairs;
 }
 
+std::uint64_t affordable_searches(std::uint64_t vertices, std::uint64_t visits, std::uint64_t least,
+                                  std::uint64_t most) {
+    return std::min(most, std::max(least, visits / (vertices + 1)));
+}
+
 std::vector<std::uint32_t> distinct_sample(std::uint32_t population, std::uint32_t count,
                                            std::uint64_t seed) {
     // Floyd's algorithm: count draws, no table of the whole population.
@@ -61,7 +66,7 @@ std::vector<MachineId> verify_sources(const Cluster& c, const RunOptions& o) {
     // A full search costs about a microsecond per 10 vertices; keep the
     // check under a few seconds whatever the size.
     const std::uint64_t vertices = c.network().num_vertices();
-    const std::uint64_t affordable = std::clamp<std::uint64_t>(20'000'000 / (vertices + 1), 2, 256);
+    const std::uint64_t affordable = affordable_searches(vertices, 20'000'000, 2, 256);
     std::vector<MachineId> sources;
     if (c.num_machines() <= affordable) {
         for (std::uint32_t m = 0; m < c.num_machines(); ++m) sources.emplace_back(m);

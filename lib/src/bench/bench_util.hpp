@@ -20,6 +20,12 @@ unsigned thread_count(const RunOptions& o);
 std::vector<std::pair<std::uint32_t, std::uint32_t>>
 random_pairs(std::uint32_t population, std::uint32_t count, std::uint64_t seed);
 
+// How many full searches a run affords on a graph of `vertices`: about
+// `visits` vertex visits in all, at least `least` (unless `most` is less), at
+// most `most`.
+std::uint64_t affordable_searches(std::uint64_t vertices, std::uint64_t visits, std::uint64_t least,
+                                  std::uint64_t most);
+
 // `count` distinct values of 0..population-1 (count <= population), drawn with `seed`.
 std::vector<std::uint32_t> distinct_sample(std::uint32_t population, std::uint32_t count,
                                            std::uint64_t seed);

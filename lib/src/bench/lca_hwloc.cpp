@@ -26,29 +26,19 @@ std::string cpuset_text(std::uint32_t first, std::uint32_t count) {
     return s;
 }
 
+// Caches as hwloc 2 XML names them: level and kind (0 unified/data, 2 instruction).
 std::string hwloc_type_attributes(ObjectType t) {
-    switch (t) {
-    case ObjectType::L1:
-        return R"(type="L1Cache" depth="1" cache_type="0")";
-    case ObjectType::L2:
-        return R"(type="L2Cache" depth="2" cache_type="0")";
-    case ObjectType::L3:
-        return R"(type="L3Cache" depth="3" cache_type="0")";
-    case ObjectType::L4:
-        return R"(type="L4Cache" depth="4" cache_type="0")";
-    case ObjectType::L5:
-        return R"(type="L5Cache" depth="5" cache_type="0")";
-    case ObjectType::L1i:
-        return R"(type="L1iCache" depth="1" cache_type="2")";
-    case ObjectType::L2i:
-        return R"(type="L2iCache" depth="2" cache_type="2")";
-    case ObjectType::L3i:
-        return R"(type="L3iCache" depth="3" cache_type="2")";
-    case ObjectType::Group:
-        return R"(type="Group" dont_merge="1")";
-    default:
-        return fmt::format(R"(type="{}")", to_string(t));
-    }
+    const auto level = [t](ObjectType outermost, int depth) {
+        return depth - (static_cast<int>(t) - static_cast<int>(outermost));
+    };
+    if (t >= ObjectType::L5 && t <= ObjectType::L1)
+        return fmt::format(R"(type="L{0}Cache" depth="{0}" cache_type="0")",
+                           level(ObjectType::L5, 5));
+    if (t >= ObjectType::L3i && t <= ObjectType::L1i)
+        return fmt::format(R"(type="L{0}iCache" depth="{0}" cache_type="2")",
+                           level(ObjectType::L3i, 3));
+    if (t == ObjectType::Group) return R"(type="Group" dont_merge="1")";
+    return fmt::format(R"(type="{}")", to_string(t));
 }
 
 } // namespace

@@ -82,8 +82,8 @@ std::vector<Measurement> run_peer(const Input& in, const RunOptions& o) {
         graph.ns_per_item.push_back(elapsed_ns(t));
     }
 
-    const std::uint32_t count = static_cast<std::uint32_t>(std::min<std::uint64_t>(
-        o.queries, std::max<std::uint64_t>(10, 20'000'000 / (std::uint64_t{n} + 1))));
+    const auto count =
+        static_cast<std::uint32_t>(affordable_searches(n, 20'000'000, 10, o.queries));
     const auto pairs = random_pairs(c.num_machines(), count, o.seed + 2);
     std::vector<std::int64_t> dist(n), bgl_ps(pairs.size()), idx_ps(pairs.size());
     std::vector<Vertex> pred(n);

@@ -99,9 +99,8 @@ Measurement time_pairs(const Input& in, const Pairs& pairs, const RunOptions& o,
 
 // A search per call costs up to a whole Dijkstra: fewer pairs on big inputs.
 std::uint32_t search_queries(const Cluster& c, const RunOptions& o) {
-    const std::uint64_t vertices = c.network().num_vertices();
-    return static_cast<std::uint32_t>(std::min<std::uint64_t>(
-        o.queries, std::max<std::uint64_t>(10, 50'000'000 / (vertices + 1))));
+    return static_cast<std::uint32_t>(
+        affordable_searches(c.network().num_vertices(), 50'000'000, 10, o.queries));
 }
 
 std::uint64_t rss_bytes() {
