@@ -10,6 +10,7 @@
 #include "nettopo/input.hpp"
 #include "nettopo/query.hpp"
 #include "nettopo/report.hpp"
+#include "support/archive_text.hpp"
 #include "support/random_cluster.hpp"
 #include "support/ranged_description.hpp"
 #include "support/real_data.hpp"
@@ -42,16 +43,8 @@ Cluster parse_description(const std::string& text, bool allow_disconnected) {
     return read_description(in, "random.topo", o);
 }
 
-std::string archive_text(const Cluster& c) {
-    std::ostringstream out;
-    write_archive(c, out);
-    return out.str();
-}
-
-Cluster from_archive_text(const std::string& text, const std::string& source = "t.xml") {
-    std::istringstream in(text);
-    return read_archive(in, source);
-}
+using test::archive_text;
+using test::from_archive_text;
 
 // The random clusters full of name runs, with node001..node120 declared as
 // one or two `machines` ranges so that the longest runs are common.

@@ -190,8 +190,7 @@ TEST_CASE("bench: the index check catches a single wrong latency", "[bench-harne
     std::mt19937_64 rng(11);
     for (int round = 0; round < 20; ++round) {
         const test::ClusterSpec spec = test::random_cluster(rng);
-        std::istringstream text(spec.description());
-        const Cluster c = read_description(text, "random.topo");
+        const Cluster c = test::build_cluster(spec);
         std::vector<MachineId> all;
         for (std::uint32_t m = 0; m < c.num_machines(); ++m) all.emplace_back(m);
         CHECK_FALSE(check_distance_index(c, *build_distance_index(c), all));

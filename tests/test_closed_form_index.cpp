@@ -15,6 +15,7 @@
 #include "nettopo/input.hpp"
 #include "nettopo/network_search.hpp"
 #include "query/closed_form_index.hpp"
+#include "support/archive_text.hpp"
 #include "support/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -363,15 +364,11 @@ TEST_CASE("a cluster records the family it was generated from", "[closed-form]")
 
 namespace {
 
-std::string archive_text(const Cluster& c) {
-    std::ostringstream out;
-    write_archive(c, out);
-    return out.str();
-}
+using test::archive_text;
 
+// An edited archive read back.
 Cluster from_text(const std::string& text, const std::string& source = "edited.xml") {
-    std::istringstream in(text);
-    return read_archive(in, source);
+    return test::from_archive_text(text, source);
 }
 
 // The archive of `c` with its links replaced by `links`, every line whole.

@@ -8,6 +8,7 @@
 #include "nettopo/error.hpp"
 #include "nettopo/hwloc_source.hpp"
 #include "nettopo/input.hpp"
+#include "support/archive_text.hpp"
 #include "support/random_cluster.hpp"
 #include "support/ranged_description.hpp"
 #include "support/real_data.hpp"
@@ -41,11 +42,7 @@ std::string written(const Cluster& c) {
     return out.str();
 }
 
-std::string archive_text(const Cluster& c) {
-    std::ostringstream out;
-    write_archive(c, out);
-    return out.str();
-}
+using test::archive_text;
 
 void require_same_cluster(const Cluster& x, const Cluster& y) {
     REQUIRE(x.name() == y.name());

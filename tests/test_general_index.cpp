@@ -13,6 +13,7 @@
 #include "nettopo/generate.hpp"
 #include "nettopo/network_search.hpp"
 #include "support/random_cluster.hpp"
+#include "support/real_data.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -47,12 +48,7 @@ const char* name(Kind k) {
     return "?";
 }
 
-Cluster build(const test::ClusterSpec& spec, bool allow_disconnected = false) {
-    std::istringstream in(spec.description());
-    LoadOptions o;
-    o.build.allow_disconnected = allow_disconnected;
-    return read_description(in, "random.topo", o);
-}
+using test::build_cluster;
 
 std::unique_ptr<DistanceIndex> index_of(const Cluster& c, Kind kind,
                                         std::size_t budget = std::size_t{512} << 20,
@@ -146,7 +142,7 @@ void check_random(std::uint64_t seed, int rounds, const test::RandomOptions& opt
     std::size_t folded_total = 0;
     for (int round = 0; round < rounds; ++round) {
         const test::ClusterSpec spec = one_pu_machines(test::random_cluster(rng, options));
-        const Cluster c = build(spec, options.allow_disconnected);
+        const Cluster c = build_cluster(spec, options.allow_disconnected);
         INFO("round " << round << "\n" << spec.description());
         folded_total += detail::fold_network(c.network()).folded;
         for (Kind k : {Kind::DenseTable, Kind::Labels, Kind::RowCache, Kind::Auto}) {
@@ -165,19 +161,9 @@ Cluster generated(const Family& family, LinkClasses links = LinkClasses::default
     return generate(family, synthetic_machine("pu:1", {}), o);
 }
 
-std::string cluster_dir(const std::string& name) {
-    return std::string(NETTOPO_SHARED_DATA) + "/clusters/" + name;
-}
-
 std::optional<Cluster> real_cluster(const std::string& name) {
-    if (!std::filesystem::exists(cluster_dir(name))) {
-        WARN("no " << cluster_dir(name) << ": skipped");
-        return std::nullopt;
-    }
-    ClusterSources s;
-    s.hosts = {cluster_dir(name) + "/hwloc"};
-    s.ibnetdiscover = cluster_dir(name) + "/ib-subnet-0.txt";
-    return assemble_from_files(s, {}).cluster;
+    if (!test::have_real_cluster(name)) return std::nullopt;
+    return test::assemble_real_cluster(name).cluster;
 }
 
 } // namespace
@@ -223,7 +209,7 @@ TEST_CASE("general index: larger random clusters, sampled pairs", "[general-inde
     for (int round = 0; round < 3; ++round) {
         o.allow_disconnected = round == 2;
         const test::ClusterSpec spec = one_pu_machines(test::random_cluster(rng, o));
-        const Cluster c = build(spec, o.allow_disconnected);
+        const Cluster c = build_cluster(spec, o.allow_disconnected);
         for (Kind k : forced_kinds) check_against_search(c, *index_of(c, k), sources(c, 40, round));
     }
 }
@@ -309,7 +295,7 @@ TEST_CASE("general index: the parallel fill does not depend on the number of thr
     o.max_machines = 700;
     o.max_switches = 60;
     o.allow_disconnected = true;
-    const Cluster c = build(one_pu_machines(test::random_cluster(rng, o)), true);
+    const Cluster c = build_cluster(one_pu_machines(test::random_cluster(rng, o)), true);
     const auto one = index_of(c, Kind::DenseTable, std::size_t{512} << 20, 1);
     for (unsigned threads : {2u, 4u}) {
         const auto other = index_of(c, Kind::DenseTable, std::size_t{512} << 20, threads);
@@ -332,7 +318,7 @@ TEST_CASE("general index: the memory budget", "[general-index]") {
     o.min_machines = o.max_machines = 800;
     o.max_switches = 80;
     o.extra_link_ratio = 0.3;
-    const Cluster c = build(one_pu_machines(test::random_cluster(rng, o)));
+    const Cluster c = build_cluster(one_pu_machines(test::random_cluster(rng, o)));
     const std::size_t dense = index_of(c, Kind::DenseTable)->memory_bytes();
     const std::size_t labels = index_of(c, Kind::Labels)->memory_bytes();
     const std::size_t rows = detail::row_cache_min_bytes(detail::fold_network(c.network()));
@@ -457,7 +443,7 @@ TEST_CASE("general index: build and query times", "[.bench]") {
         o.max_switches = 300;
         o.extra_link_ratio = 0.3;
         cases.emplace_back("random 3000+switches",
-                           build(one_pu_machines(test::random_cluster(rng, o))));
+                           build_cluster(one_pu_machines(test::random_cluster(rng, o))));
     }
     cases.emplace_back("fabric 20000 hosts 1000 switches", switch_fabric(20000, 1000, 4));
     for (const auto& [label, c] : cases) {

@@ -16,12 +16,7 @@ using nettopo::test::Oracle;
 
 namespace {
 
-Cluster build(const test::ClusterSpec& spec, bool allow_disconnected = false) {
-    std::istringstream in(spec.description());
-    LoadOptions o;
-    o.build.allow_disconnected = allow_disconnected;
-    return read_description(in, "random.topo", o);
-}
+using test::build_cluster;
 
 struct Counter {
     std::size_t pairs = 0, cross_machine = 0, unreachable = 0;
@@ -97,7 +92,7 @@ TEST_CASE("every query matches the oracle on random connected weighted clusters"
     Counter n;
     for (int round = 0; round < 40; ++round) {
         const test::ClusterSpec spec = test::random_cluster(rng);
-        const Cluster c = build(spec);
+        const Cluster c = build_cluster(spec);
         const Oracle o(spec);
         QueryEngine q(c);
         INFO("round " << round << "\n" << spec.description());
@@ -130,7 +125,7 @@ TEST_CASE("unreachable pairs are reported as unreachable, not as a distance", "[
     for (int round = 0; round < 40; ++round) {
         const test::ClusterSpec spec = test::random_cluster(rng, opts);
         disconnected += !spec.connected;
-        const Cluster c = build(spec, true);
+        const Cluster c = build_cluster(spec, true);
         const Oracle o(spec);
         QueryEngine q(c);
         std::uniform_int_distribution<std::uint32_t> pe(0, c.num_pes() - 1);
@@ -144,7 +139,7 @@ TEST_CASE("structural queries agree with the oracle on every PE", "[oracle]") {
     std::mt19937_64 rng(99);
     for (int round = 0; round < 30; ++round) {
         const test::ClusterSpec spec = test::random_cluster(rng);
-        const Cluster c = build(spec);
+        const Cluster c = build_cluster(spec);
         const Oracle o(spec);
         for (std::uint32_t p = 0; p < c.num_pes(); ++p) {
             const PeId pe(p);

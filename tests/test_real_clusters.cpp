@@ -13,6 +13,7 @@
 #include "nettopo/hwloc_source.hpp"
 #include "nettopo/network_search.hpp"
 #include "nettopo/query.hpp"
+#include "support/real_data.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -23,22 +24,9 @@ using Catch::Contains;
 
 namespace {
 
-std::string cluster_dir(const std::string& name) {
-    return std::string(NETTOPO_SHARED_DATA) + "/clusters/" + name;
-}
-
-bool have(const std::string& name) {
-    if (std::filesystem::exists(cluster_dir(name))) return true;
-    WARN("no " << cluster_dir(name) << ": skipped");
-    return false;
-}
-
-Assembly assemble_real(const std::string& name, AssembleOptions options = {}) {
-    ClusterSources s;
-    s.hosts = {cluster_dir(name) + "/hwloc"};
-    s.ibnetdiscover = cluster_dir(name) + "/ib-subnet-0.txt";
-    return assemble_from_files(s, options);
-}
+using test::assemble_real_cluster;
+using test::have_real_cluster;
+using test::real_cluster_dir;
 
 std::uint32_t hops(const Cluster& c, std::string_view a, std::string_view b) {
     NetworkSearch search(c.network());
@@ -57,8 +45,8 @@ const Link& link_between(const Cluster& c, VertexId a, VertexId b) {
 } // namespace
 
 TEST_CASE("avakas: 276 hwloc exports (264 diffs) and a QLogic director fabric", "[real-clusters]") {
-    if (!have("avakas")) return;
-    const Assembly a = assemble_real("avakas");
+    if (!have_real_cluster("avakas")) return;
+    const Assembly a = assemble_real_cluster("avakas");
     const Cluster& c = a.cluster;
     INFO(c.num_machines() << " machines, " << c.num_switches() << " switches, " << c.num_net_links()
                           << " links, " << c.num_pes() << " PEs");
@@ -97,8 +85,8 @@ TEST_CASE("avakas: 276 hwloc exports (264 diffs) and a QLogic director fabric", 
 }
 
 TEST_CASE("plafrim: 122 hosts of several families on Voltaire switches", "[real-clusters]") {
-    if (!have("plafrim")) return;
-    const Assembly a = assemble_real("plafrim");
+    if (!have_real_cluster("plafrim")) return;
+    const Assembly a = assemble_real_cluster("plafrim");
     const Cluster& c = a.cluster;
     INFO(c.num_machines() << " machines, " << c.num_switches() << " switches, " << c.num_net_links()
                           << " links, " << c.num_pes() << " PEs, " << c.num_types() << " types");

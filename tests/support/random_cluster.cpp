@@ -1,10 +1,20 @@
 #include "random_cluster.hpp"
 
+#include "nettopo/description.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <sstream>
 
 namespace nettopo::test {
+
+Cluster build_cluster(const ClusterSpec& spec, bool allow_disconnected) {
+    std::istringstream in(spec.description());
+    LoadOptions o;
+    o.build.allow_disconnected = allow_disconnected;
+    return read_description(in, "random.topo", o);
+}
 
 namespace {
 

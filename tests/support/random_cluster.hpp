@@ -4,6 +4,7 @@
 // distances from Floyd–Warshall. Nothing here calls the library's queries.
 #pragma once
 
+#include "nettopo/cluster.hpp"
 #include "nettopo/machine_type.hpp"
 
 #include <cstdint>
@@ -56,6 +57,9 @@ struct RandomOptions {
 };
 
 ClusterSpec random_cluster(std::mt19937_64& rng, const RandomOptions& options = {});
+
+// The cluster the library builds from the specification's description.
+Cluster build_cluster(const ClusterSpec& spec, bool allow_disconnected = false);
 
 // Answers computed from the specification only.
 class Oracle {
