@@ -29,6 +29,7 @@ using NodeId = Id<struct NodeTag>;       // a node: the PUs below one object of 
 using VertexId = Id<struct VertexTag>;   // a network vertex: machines first, then switches
 using TypeId = Id<struct TypeTag>;       // a machine type (one shared tree)
 using ObjectId = Id<struct ObjectTag>;   // an object inside one machine tree
+using TaskId = Id<struct TaskTag>;       // a migratable task of an application being balanced
 
 // Largest count any id type can hold: ids run 0..max_id_count-1 and the
 // all-ones value is reserved for "invalid".

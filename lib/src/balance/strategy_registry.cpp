@@ -1,0 +1,39 @@
+// The table of strategies by name. Each strategy's file provides its factory.
+#include "balance/strategies.hpp"
+#include "nettopo/error.hpp"
+
+#include <array>
+#include <fmt/format.h>
+
+namespace nettopo {
+
+namespace {
+
+struct Entry {
+    std::string_view name;
+    std::unique_ptr<Strategy> (*make)(const StrategyOptions&);
+};
+
+// The order tools list them in: centralised, distributed, topology-aware.
+const std::array<Entry, 0> registry{{}};
+
+const std::array<std::string_view, registry.size()> names = [] {
+    std::array<std::string_view, registry.size()> n{};
+    for (std::size_t i = 0; i < registry.size(); ++i) n[i] = registry[i].name;
+    return n;
+}();
+
+} // namespace
+
+std::span<const std::string_view> strategy_names() {
+    return names;
+}
+
+std::unique_ptr<Strategy> make_strategy(std::string_view name, const StrategyOptions& options) {
+    for (const Entry& e : registry)
+        if (e.name == name) return e.make(options);
+    throw UsageError(
+        fmt::format("unknown strategy '{}' (known: {})", name, fmt::join(names, ", ")));
+}
+
+} // namespace nettopo
