@@ -5,6 +5,7 @@
 #pragma once
 
 #include "nettopo/bench.hpp"
+#include "nettopo/format_units.hpp"
 
 #include <ostream>
 #include <string>
@@ -33,7 +34,7 @@ void write_scaling_svg(std::ostream& out, const Header& header, const std::vecto
 void save_scaling_svg(const std::string& path, const Header& header,
                       const std::vector<Measurement>& ms);
 
-// "12.3 ns", "4.56 µs", "7.89 ms", "1.23 s".
-std::string format_duration(double ns);
+// Shared with the other tools' tables.
+using nettopo::format_duration;
 
 } // namespace nettopo::bench

@@ -1,20 +1,13 @@
 // Table, CSV and JSON forms of benchmark results.
 #include "nettopo/bench_report.hpp"
 #include "nettopo/json_writer.hpp"
+#include "nettopo/text_table.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
 #include <optional>
 
 namespace nettopo::bench {
-
-std::string format_duration(double ns) {
-    // Thresholds just below the next unit, so 999.7 µs prints as 1 ms, not 1e+03 µs.
-    if (ns < 999.5) return fmt::format("{:.3g} ns", ns);
-    if (ns < 999.5e3) return fmt::format("{:.3g} µs", ns / 1e3);
-    if (ns < 999.5e6) return fmt::format("{:.3g} ms", ns / 1e6);
-    return fmt::format("{:.3g} s", ns / 1e9);
-}
 
 namespace {
 
@@ -25,19 +18,6 @@ void write_header(std::ostream& out, const Header& h) {
         for (const auto& [k, v] : *list) out << ' ' << k << '=' << v;
         out << '\n';
     }
-}
-
-std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + '"';
-}
-
-// Display width: UTF-8 continuation bytes take no column.
-std::size_t columns(const std::string& s) {
-    return static_cast<std::size_t>(
-        std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xc0) != 0x80; }));
 }
 
 } // namespace
@@ -54,24 +34,7 @@ void write_table(std::ostream& out, const Header& header, const std::vector<Meas
                         fmt::format("{}", m.items), shown(s.median), shown(s.min), shown(s.max),
                         m.note});
     }
-    std::vector<std::size_t> width(rows[0].size(), 0);
-    for (const auto& r : rows)
-        for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], columns(r[i]));
-    for (const auto& r : rows) {
-        std::string line;
-        for (std::size_t i = 0; i < r.size(); ++i) {
-            const std::string pad(width[i] - columns(r[i]), ' ');
-            const bool numeric = i >= 2 && i <= 6;
-            if (i + 1 == r.size()) {
-                line += r[i];
-            } else {
-                line += numeric ? pad + r[i] : r[i] + pad;
-                line += "  ";
-            }
-        }
-        while (!line.empty() && line.back() == ' ') line.pop_back();
-        out << line << '\n';
-    }
+    write_text_table(out, rows, {false, false, true, true, true, true, true, false});
 }
 
 void write_csv(std::ostream& out, const Header& header, const std::vector<Measurement>& ms) {
