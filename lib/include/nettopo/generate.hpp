@@ -66,4 +66,10 @@ struct GenerateOptions {
 Cluster generate(const Family& family, const MachineType& machine,
                  const GenerateOptions& options = {});
 
+// The cluster of a family spec as nettopo-gen and archives write it
+// ("torus --dims 4x4x4", see family_from_spec) with machines of a synthetic
+// description (empty: default_machine). UsageError names what is wrong.
+Cluster generate_from_spec(std::string_view family_spec, std::string_view machine,
+                           NodeLevel node_level = {}, const GenerateOptions& options = {});
+
 } // namespace nettopo

@@ -166,4 +166,12 @@ Cluster generate(const Family& family, const MachineType& machine, const Generat
     return cluster;
 }
 
+Cluster generate_from_spec(std::string_view family_spec, std::string_view machine,
+                           NodeLevel node_level, const GenerateOptions& options) {
+    const std::unique_ptr<Family> family = family_from_spec(family_spec);
+    return generate(*family,
+                    synthetic_machine(machine.empty() ? default_machine : machine, node_level),
+                    options);
+}
+
 } // namespace nettopo
