@@ -6,8 +6,7 @@
 // uniform; here U is drawn from a generator seeded by (seed, phase), so a
 // phase's loads are recomputed on demand instead of stored for every phase.
 //
-// Patterns (Topo::Construct*), with the differences documented in
-// share/doc/balance.md:
+// Patterns (Topo::Construct*), and where we differ from lb_test:
 //  - Ring: t talks to t-1 and t+1 (mod N). lb_test's ring only sends to
 //    t+1; we follow our header (both neighbours send), so each ring pair
 //    exchanges message_bytes each way, 2 x message_bytes in the graph.
