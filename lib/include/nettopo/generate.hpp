@@ -66,10 +66,12 @@ struct GenerateOptions {
 Cluster generate(const Family& family, const MachineType& machine,
                  const GenerateOptions& options = {});
 
-// The cluster of a family spec as nettopo-gen and archives write it
-// ("torus --dims 4x4x4", see family_from_spec) with machines of a synthetic
-// description (empty: default_machine). UsageError names what is wrong.
-Cluster generate_from_spec(std::string_view family_spec, std::string_view machine,
-                           NodeLevel node_level = {}, const GenerateOptions& options = {});
+// A cluster from one line of nettopo-gen arguments: a family spec (as
+// family_from_spec reads it) with, anywhere among its options, --machine
+// DESCRIPTION (default_machine when absent), --latency KIND=NS and
+// --bandwidth KIND=GBPS (repeatable). Values may be quoted with ' or ".
+// E.g. "fat-tree --xgft \"1;16;1\" --machine 'core:8 pu:1' --bandwidth all=20".
+// UsageError on anything else.
+Cluster generate_from_spec(std::string_view spec, const GenerateOptions& options = {});
 
 } // namespace nettopo

@@ -5,9 +5,11 @@
 // seeded), so most tasks are light and a few heavy; loads are redrawn
 // half-way between balancing steps (iterations every/2, every*3/2, ...);
 // every iteration each task sends `message_bytes` to each neighbour of its
-// pattern: Ring (t-1, t+1), Mesh2D (4 neighbours on a near-square torus
-// grid), Mesh3D (6 on a near-cubic torus grid), RandGraph (the ring plus
-// about 1 % extra random links per task).
+// pattern: Ring (t-1, t+1), Mesh2D (up to 4 neighbours on a near-square
+// grid), Mesh3D (up to 6 on the smallest cube), RandGraph (the ring plus
+// random links, about 1 % of all pairs). Grids do not wrap around, as in
+// lb_test's Topo.C. The graph stores per pair both directions' bytes
+// (2 x message_bytes; see workload.cpp for where lb_test differs).
 #pragma once
 
 #include "nettopo/ids.hpp"

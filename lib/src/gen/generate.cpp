@@ -10,6 +10,8 @@
 
 #include <charconv>
 #include <fmt/format.h>
+#include <memory>
+#include <vector>
 
 namespace nettopo {
 
@@ -166,12 +168,72 @@ Cluster generate(const Family& family, const MachineType& machine, const Generat
     return cluster;
 }
 
-Cluster generate_from_spec(std::string_view family_spec, std::string_view machine,
-                           NodeLevel node_level, const GenerateOptions& options) {
+namespace {
+
+// Blank-separated words; a '...' or "..." part is taken whole, without its
+// quotes, as a shell passes it.
+std::vector<std::string> shell_words(std::string_view spec) {
+    std::vector<std::string> words;
+    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    std::size_t i = 0;
+    while (true) {
+        while (i < spec.size() && blank(spec[i])) ++i;
+        if (i == spec.size()) return words;
+        std::string word;
+        while (i < spec.size() && !blank(spec[i])) {
+            if (spec[i] == '"' || spec[i] == '\'') {
+                const std::size_t close = spec.find(spec[i], i + 1);
+                if (close == std::string_view::npos)
+                    throw UsageError(fmt::format("cluster '{}': unmatched {}", spec, spec[i]));
+                word.append(spec.substr(i + 1, close - i - 1));
+                i = close + 1;
+            } else {
+                word += spec[i++];
+            }
+        }
+        words.push_back(std::move(word));
+    }
+}
+
+} // namespace
+
+// The machine and link options are taken out here; what is left is the
+// family's own spec, which family_from_spec judges.
+Cluster generate_from_spec(std::string_view spec, const GenerateOptions& options) {
+    const std::vector<std::string> words = shell_words(spec);
+    std::string family_spec, machine;
+    GenerateOptions opts = options;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        std::string_view w = words[i];
+        std::string value;
+        const std::size_t eq = w.find('=');
+        const std::string_view name = w.substr(0, eq);
+        const bool ours = name == "--machine" || name == "--latency" || name == "--bandwidth";
+        if (!ours) {
+            if (!family_spec.empty()) family_spec += ' ';
+            const bool quote = w.find_first_of(" \t") != std::string_view::npos;
+            family_spec += quote ? fmt::format("\"{}\"", w) : std::string(w);
+            continue;
+        }
+        if (eq != std::string_view::npos) {
+            value = w.substr(eq + 1);
+        } else if (i + 1 < words.size()) {
+            value = words[++i];
+        } else {
+            throw UsageError(fmt::format("cluster '{}': {} lacks its value", spec, name));
+        }
+        if (name == "--machine") {
+            if (!machine.empty())
+                throw UsageError(fmt::format("cluster '{}': --machine given twice", spec));
+            machine = value;
+        } else {
+            set_link_class(opts.links,
+                           name == "--latency" ? LinkField::Latency : LinkField::Bandwidth, value);
+        }
+    }
     const std::unique_ptr<Family> family = family_from_spec(family_spec);
-    return generate(*family,
-                    synthetic_machine(machine.empty() ? default_machine : machine, node_level),
-                    options);
+    return generate(*family, synthetic_machine(machine.empty() ? default_machine : machine, {}),
+                    opts);
 }
 
 } // namespace nettopo

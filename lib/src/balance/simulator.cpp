@@ -1,0 +1,208 @@
+// Replays an iterative application (a Workload) on a cluster model under a
+// load balancing strategy, as Charm++'s LB framework runs one: iterations,
+// measured loads, a strategy call every `every` iterations, migrations.
+//
+// The cost of an iteration depends only on the loads (fixed within a load
+// phase) and the mapping (fixed between steps), so the run is cut into
+// segments where both are constant: one O(tasks) pass per segment instead of
+// per iteration, and one O(edges) pass over the communication graph per
+// mapping.
+//
+// Messages: a graph edge's bytes are both directions together; each end is
+// taken to send half of them, so each PE pays transfer_seconds for what its
+// tasks send (lb_test's patterns are symmetric, so this is exact for them).
+#include "nettopo/simulator.hpp"
+
+#include "nettopo/error.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace nettopo {
+
+namespace {
+
+// What a mapping costs per iteration beyond computation.
+struct MappingCost {
+    std::vector<double> comm_seconds; // per PE
+    double hop_bytes = 0;             // per iteration
+    double latency_bytes = 0;
+};
+
+MappingCost mapping_cost(const CommModel& model, const TaskGraph& graph,
+                         std::span<const PeId> mapping) {
+    MappingCost c;
+    c.comm_seconds.assign(model.cluster().num_pes(), 0.0);
+    for (const TaskEdge& e : graph.edges()) {
+        const PeId pa = mapping[e.a.value], pb = mapping[e.b.value];
+        if (pa == pb) continue;
+        c.comm_seconds[pa.value] += model.transfer_seconds(pa, pb, e.bytes / 2);
+        c.comm_seconds[pb.value] += model.transfer_seconds(pb, pa, e.bytes / 2);
+        c.hop_bytes += e.bytes * model.hops(pa, pb);
+        c.latency_bytes += e.bytes * model.latency_ns(pa, pb);
+    }
+    return c;
+}
+
+// max / average of the PE loads; 1 when there is no load at all.
+double max_over_average(std::span<const double> task_loads, std::span<const PeId> mapping,
+                        std::span<const double> speeds, std::vector<double>& pe_load) {
+    std::fill(pe_load.begin(), pe_load.end(), 0.0);
+    for (std::size_t t = 0; t < mapping.size(); ++t) pe_load[mapping[t].value] += task_loads[t];
+    double sum = 0, max = 0;
+    for (std::size_t p = 0; p < pe_load.size(); ++p) {
+        const double l = pe_load[p] / speeds[p];
+        sum += l;
+        max = std::max(max, l);
+    }
+    return sum > 0 ? max / (sum / double(pe_load.size())) : 1.0;
+}
+
+void check_outcome(const Strategy& strategy, const BalanceOutcome& out, std::uint32_t num_tasks,
+                   std::uint32_t num_pes) {
+    if (out.mapping.size() != num_tasks)
+        throw UsageError(fmt::format("strategy {} returned a mapping of {} tasks for {} tasks",
+                                     strategy.name(), out.mapping.size(), num_tasks));
+    for (std::uint32_t t = 0; t < num_tasks; ++t)
+        if (out.mapping[t].value >= num_pes)
+            throw UsageError(fmt::format("strategy {} mapped task {} to PE {} of {}",
+                                         strategy.name(), t, out.mapping[t].value, num_pes));
+}
+
+SimulationResult run(const CommModel& model, const Workload& workload, const Strategy* strategy,
+                     const SimulationOptions& options, ProgressTicker& ticker,
+                     std::uint64_t ticks_before) {
+    const Cluster& cluster = model.cluster();
+    const std::uint32_t num_pes = cluster.num_pes();
+    const std::uint32_t n = workload.num_tasks();
+    const LbTestParams& params = workload.params();
+    if (num_pes == 0) throw UsageError("the cluster has no PE to run the workload on");
+    if (n == 0) throw UsageError("the workload has no task");
+    if (params.every == 0) throw UsageError("balancing every 0 iterations");
+    if (!options.pe_speeds.empty() && options.pe_speeds.size() != num_pes)
+        throw UsageError(
+            fmt::format("{} PE speeds given for {} PEs", options.pe_speeds.size(), num_pes));
+    std::vector<double> speeds = options.pe_speeds;
+    if (speeds.empty()) speeds.assign(num_pes, 1.0);
+    for (std::uint32_t p = 0; p < num_pes; ++p)
+        if (!std::isfinite(speeds[p]) || speeds[p] <= 0)
+            throw UsageError(
+                fmt::format("PE {}: speed must be a finite number > 0, not {}", p, speeds[p]));
+
+    SimulationResult r;
+    r.strategy = strategy ? std::string(strategy->name()) : "none";
+    std::vector<PeId> mapping = workload.initial_mapping(num_pes);
+    MappingCost cost = mapping_cost(model, workload.graph(), mapping);
+    std::vector<double> loads, pe_load(num_pes), measured(strategy ? n : 0, 0.0);
+    std::vector<double> received(num_pes, 0.0);
+    std::uint32_t loads_phase = 0;
+    bool have_loads = false;
+    std::uint32_t since_step = 0; // iterations measured since the previous step
+
+    const std::uint32_t iterations = params.iterations, every = params.every;
+    std::uint32_t it = 0;
+    while (it < iterations) {
+        const std::uint32_t phase = workload.phase_of_iteration(it);
+        if (!have_loads || phase != loads_phase) {
+            loads = workload.loads(phase);
+            loads_phase = phase;
+            have_loads = true;
+        }
+        // The segment ends at the next step, the next phase change or the end.
+        std::uint32_t end = std::min(iterations, (it / every + 1) * every);
+        const std::uint32_t half = every / 2;
+        const std::uint64_t next_change =
+            it < half ? half : std::uint64_t{phase} * every + half; // start of phase + 1
+        if (next_change > it && next_change < end) end = static_cast<std::uint32_t>(next_change);
+        const std::uint32_t count = end - it;
+
+        std::fill(pe_load.begin(), pe_load.end(), 0.0);
+        for (std::uint32_t t = 0; t < n; ++t) pe_load[mapping[t].value] += loads[t];
+        double makespan = 0;
+        for (std::uint32_t p = 0; p < num_pes; ++p)
+            makespan = std::max(makespan, pe_load[p] / speeds[p] + cost.comm_seconds[p]);
+        r.compute_seconds += makespan * count;
+        r.hop_bytes += cost.hop_bytes * count;
+        r.latency_bytes += cost.latency_bytes * count;
+        if (strategy)
+            for (std::uint32_t t = 0; t < n; ++t) measured[t] += loads[t] * count;
+        since_step += count;
+        it = end;
+        ticker(ticks_before + it);
+
+        if (!strategy || it % every != 0 || it >= iterations) continue;
+        // A balancing step: the strategy sees the mean load of each task
+        // over the iterations since the previous step.
+        for (double& m : measured) m /= since_step;
+        const BalanceInput in{model,   measured, workload.graph(), options.pe_speeds,
+                              mapping, r.steps};
+        const auto start = std::chrono::steady_clock::now();
+        BalanceOutcome out = strategy->balance(in);
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        check_outcome(*strategy, out, n, num_pes);
+        r.decision_wall_seconds += wall;
+        r.decision_seconds += strategy->distributed() ? out.protocol_seconds : wall;
+        r.messages += out.messages;
+        r.messages_lost += out.messages_lost;
+        r.rounds += out.rounds;
+        r.max_avg_before += max_over_average(measured, mapping, speeds, pe_load);
+        r.max_avg_after += max_over_average(measured, out.mapping, speeds, pe_load);
+
+        bool moved = false;
+        for (std::uint32_t t = 0; t < n; ++t) {
+            const PeId from = mapping[t], to = out.mapping[t];
+            if (from == to) continue;
+            moved = true;
+            ++r.migrations;
+            r.migration_bytes += params.task_bytes;
+            received[to.value] += model.transfer_seconds(from, to, params.task_bytes);
+        }
+        if (moved) {
+            r.migration_seconds += *std::max_element(received.begin(), received.end());
+            std::fill(received.begin(), received.end(), 0.0);
+            mapping = std::move(out.mapping);
+            cost = mapping_cost(model, workload.graph(), mapping);
+        }
+        ++r.steps;
+        std::fill(measured.begin(), measured.end(), 0.0);
+        since_step = 0;
+    }
+    if (r.steps > 0) {
+        r.max_avg_before /= r.steps;
+        r.max_avg_after /= r.steps;
+    }
+    r.total_seconds = r.compute_seconds + r.decision_seconds + r.migration_seconds;
+    return r;
+}
+
+} // namespace
+
+SimulationResult simulate(const CommModel& model, const Workload& workload,
+                          const Strategy* strategy, const SimulationOptions& options) {
+    ProgressTicker ticker(options.progress, "simulating", workload.params().iterations, 1);
+    return run(model, workload, strategy, options, ticker, 0);
+}
+
+std::vector<SimulationResult> compare_strategies(const CommModel& model, const Workload& workload,
+                                                 std::span<const Strategy* const> strategies,
+                                                 const SimulationOptions& options) {
+    const std::uint64_t iterations = workload.params().iterations;
+    ProgressTicker ticker(options.progress, "simulating", iterations * (strategies.size() + 1), 1);
+    std::vector<SimulationResult> results;
+    results.reserve(strategies.size() + 1);
+    results.push_back(run(model, workload, nullptr, options, ticker, 0));
+    for (std::size_t i = 0; i < strategies.size(); ++i) {
+        if (!strategies[i]) throw UsageError(fmt::format("strategy {} of the list is null", i));
+        results.push_back(
+            run(model, workload, strategies[i], options, ticker, (i + 1) * iterations));
+    }
+    const double base = results.front().total_seconds;
+    for (SimulationResult& r : results)
+        r.speedup = r.total_seconds > 0 ? base / r.total_seconds : 1;
+    return results;
+}
+
+} // namespace nettopo
