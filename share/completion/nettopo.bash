@@ -129,7 +129,26 @@ _nettopo_bench() {
     fi
 }
 
+_nettopo_balance() {
+    local cur prev words cword
+    _init_completion || return
+    case "$prev" in
+        -s|--strategy)
+            COMPREPLY=($(compgen -W "all $(nettopo-balance --list 2>/dev/null | awk '/^strategies:/{s=1;next} /^[a-z]/{s=0} s{print $1}')" -- "$cur"))
+            return ;;
+        -w|--workload)
+            COMPREPLY=($(compgen -W "lb_test: $(nettopo-balance --list 2>/dev/null | awk '/^workload presets:/{s=1;next} s && $1 != "cluster:" {print $1}')" -- "$cur"))
+            return ;;
+        -i|--input) _filedir; return ;;
+        --tasks|--graph|--mapping|--speeds|-o|--output|--rankfile|--slurm) _filedir; return ;;
+        --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
+        --gen|--machine|--iterations|--every|--seed|--loss|--delay|--max-delay|--intra-gbps|--link-gbps) return ;;
+    esac
+    COMPREPLY=($(compgen -W "-i --input --gen --machine --node-level -w --workload -s --strategy --iterations --every --seed --tasks --graph --mapping --speeds -o --output --rankfile --slurm --loss --delay --max-delay --intra-gbps --link-gbps --json --csv -q --quiet --list --help" -- "$cur"))
+}
+
 complete -F _nettopo_query nettopo-query
 complete -F _nettopo_discover nettopo-discover
 complete -F _nettopo_gen nettopo-gen
 complete -F _nettopo_bench nettopo-bench
+complete -F _nettopo_balance nettopo-balance

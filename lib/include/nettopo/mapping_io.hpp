@@ -23,6 +23,8 @@ std::vector<double> read_task_loads(const std::string& path);
 TaskGraph read_task_graph(const std::string& path, std::uint32_t num_tasks);
 std::vector<PeId> read_mapping(const std::string& path, const Cluster& cluster,
                                std::uint32_t num_tasks);
+// CSV pe,speed (relative speeds > 0); PEs not listed run at 1.
+std::vector<double> read_pe_speeds(const std::string& path, const Cluster& cluster);
 
 void write_mapping(std::ostream& out, std::span<const PeId> mapping);
 

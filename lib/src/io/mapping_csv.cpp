@@ -166,6 +166,27 @@ std::vector<PeId> read_mapping(const std::string& path, const Cluster& cluster,
     return mapping;
 }
 
+std::vector<double> read_pe_speeds(const std::string& path, const Cluster& cluster) {
+    std::vector<double> speeds(cluster.num_pes(), 1.0);
+    std::vector<std::size_t> line_of(cluster.num_pes(), 0);
+    read_csv<2>(path, "pe,speed", [&](std::size_t line, const auto& f) {
+        const std::uint32_t pe = id_field(path, line, "pe", f[0]);
+        const double speed = amount_field(path, line, "speed", f[1]);
+        if (pe >= cluster.num_pes())
+            throw InputError(
+                path, line,
+                fmt::format("PE {} out of range: the cluster has {} PEs", pe, cluster.num_pes()));
+        if (line_of[pe] != 0)
+            throw InputError(path, line,
+                             fmt::format("PE {} given twice (first on line {})", pe, line_of[pe]));
+        if (!(speed > 0))
+            throw InputError(path, line, fmt::format("speed {} of PE {} is not above 0", f[1], pe));
+        line_of[pe] = line;
+        speeds[pe] = speed;
+    });
+    return speeds;
+}
+
 void write_mapping(std::ostream& out, std::span<const PeId> mapping) {
     std::string text = "task,pe\n";
     for (std::size_t t = 0; t < mapping.size(); ++t)

@@ -1,0 +1,298 @@
+// nettopo-balance: compare load balancing strategies on a cluster model, or
+// balance a given state once and write the new mapping and launch files.
+#include "nettopo/balance_output.hpp"
+#include "nettopo/error.hpp"
+#include "nettopo/family.hpp"
+#include "nettopo/generate.hpp"
+#include "nettopo/input.hpp"
+#include "nettopo/json_writer.hpp"
+#include "nettopo/progress.hpp"
+#include "nettopo/tool_support.hpp"
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <fmt/format.h>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+namespace {
+
+using namespace nettopo;
+
+struct Options {
+    std::string input, gen, node_level = "auto", decision_time = "measured";
+    std::string workload, strategies;
+    std::optional<std::uint32_t> iterations, every;
+    std::optional<std::uint64_t> seed;
+    std::string tasks, graph, mapping, speeds, output, rankfile, slurm;
+    double loss = 0, delay = 0;
+    std::uint32_t max_delay = 4;
+    double intra_gbps = CommModelOptions{}.intra_machine_gbps;
+    double link_gbps = CommModelOptions{}.default_link_gbps;
+    bool json = false, csv = false, quiet = false, list = false;
+};
+
+std::string command_line(int argc, char** argv) {
+    std::string text = "nettopo-balance";
+    for (int i = 1; i < argc; ++i) fmt::format_to(std::back_inserter(text), " {}", argv[i]);
+    return text;
+}
+
+ReportFormat format_of(const Options& o) {
+    if (o.json && o.csv) throw UsageError("give --json or --csv, not both");
+    return o.json ? ReportFormat::Json : o.csv ? ReportFormat::Csv : ReportFormat::Table;
+}
+
+// The cluster: -i, --gen, the preset workload's own, or the default input.
+Cluster load_input(const Options& o, const std::optional<WorkloadPreset>& preset,
+                   Progress* progress) {
+    if (!o.input.empty() && !o.gen.empty()) throw UsageError("give -i or --gen, not both");
+    LoadOptions load;
+    load.node_level = parse_node_level(o.node_level);
+    load.progress = progress;
+    if (!o.gen.empty() || (o.input.empty() && preset)) {
+        const std::string spec = !o.gen.empty() ? o.gen : std::string(preset->cluster);
+        GenerateOptions gen;
+        gen.progress = progress;
+        return generate_from_spec(spec, gen);
+    }
+    return load_or_discover(o.input.empty() ? default_input() : o.input, load);
+}
+
+StrategyOptions strategy_options(const Options& o, std::uint64_t seed) {
+    StrategyOptions s;
+    s.seed = seed;
+    s.faults.loss_probability = o.loss;
+    s.faults.delay_probability = o.delay;
+    s.faults.max_delay_rounds = o.delay > 0 ? o.max_delay : 0;
+    return s;
+}
+
+std::vector<std::unique_ptr<Strategy>> make_strategies(const Options& o, std::uint64_t seed) {
+    std::vector<std::unique_ptr<Strategy>> made;
+    const StrategyOptions options = strategy_options(o, seed);
+    if (o.strategies.empty() || o.strategies == "all") {
+        for (std::string_view name : strategy_names()) made.push_back(make_strategy(name, options));
+        return made;
+    }
+    std::string_view rest = o.strategies;
+    while (!rest.empty()) {
+        const auto comma = rest.find(',');
+        const std::string_view name = rest.substr(0, comma);
+        if (name.empty()) throw UsageError("--strategy: empty name in the list");
+        made.push_back(make_strategy(name, options));
+        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    }
+    return made;
+}
+
+CommModelOptions model_options(const Options& o, Progress* progress) {
+    CommModelOptions m;
+    m.intra_machine_gbps = o.intra_gbps;
+    m.default_link_gbps = o.link_gbps;
+    m.index.progress = progress;
+    return m;
+}
+
+void add_fault_parameters(const Options& o, BalanceReportHeader& header) {
+    if (o.loss > 0) header.parameters.emplace_back("loss", format_number(o.loss));
+    if (o.delay > 0) {
+        header.parameters.emplace_back("delay", format_number(o.delay));
+        header.parameters.emplace_back("max_delay_rounds", fmt::format("{}", o.max_delay));
+    }
+}
+
+int list(const Options&) {
+    std::cout << "strategies:\n";
+    for (std::string_view name : strategy_names()) {
+        const auto s = make_strategy(name);
+        std::cout << fmt::format("  {:<12} {}\n", name,
+                                 s->distributed() ? "distributed" : "centralised");
+    }
+    std::cout << "workload presets:\n";
+    for (const WorkloadPreset& p : workload_presets())
+        std::cout << fmt::format("  {:<15} {}\n  {:<15} cluster: {}\n", p.name, p.description, "",
+                                 p.cluster);
+    return exit_ok;
+}
+
+std::optional<WorkloadPreset> preset_named(std::string_view spec) {
+    for (const WorkloadPreset& p : workload_presets())
+        if (p.name == spec) return p;
+    return std::nullopt;
+}
+
+int compare(const Options& o, const BalanceReportHeader& base) {
+    for (const auto* f :
+         {&o.tasks, &o.graph, &o.mapping, &o.speeds, &o.output, &o.rankfile, &o.slurm})
+        if (!f->empty())
+            throw UsageError("--tasks, --graph, --mapping, --speeds, -o, --rankfile and --slurm "
+                             "balance a given state once; --workload compares strategies on a "
+                             "simulated run");
+    LbTestParams params = parse_workload_spec(o.workload);
+    if (o.iterations) params.iterations = *o.iterations;
+    if (o.every) params.every = *o.every;
+    if (o.seed) params.seed = *o.seed;
+    TerminalProgress progress("nettopo-balance");
+    Progress* shown = o.quiet ? nullptr : &progress;
+    const Cluster cluster = load_input(o, preset_named(o.workload), shown);
+    const CommModel model(cluster, model_options(o, shown));
+    const Workload workload(params);
+    const auto strategies = make_strategies(o, params.seed);
+    std::vector<const Strategy*> chosen;
+    for (const auto& s : strategies) chosen.push_back(s.get());
+    SimulationOptions sim;
+    sim.progress = shown;
+    sim.charge_wall_time = o.decision_time == "measured";
+    const std::vector<SimulationResult> results = compare_strategies(model, workload, chosen, sim);
+    progress.finish();
+
+    BalanceReportHeader header = base;
+    header.parameters.insert(header.parameters.end(),
+                             {{"cluster", cluster.name()},
+                              {"pes", fmt::format("{}", cluster.num_pes())},
+                              {"machines", fmt::format("{}", cluster.num_machines())},
+                              {"tasks", fmt::format("{}", params.tasks)},
+                              {"pattern", to_string(params.pattern)},
+                              {"load_us", fmt::format("{}-{}", format_number(params.min_load_us),
+                                                      format_number(params.max_load_us))},
+                              {"iterations", fmt::format("{}", params.iterations)},
+                              {"every", fmt::format("{}", params.every)},
+                              {"seed", fmt::format("{}", params.seed)},
+                              {"distance_index", model.index().description()}});
+    add_fault_parameters(o, header);
+    write_comparison(std::cout, format_of(o), header, results);
+    return exit_ok;
+}
+
+int balance_once(const Options& o, const BalanceReportHeader& base) {
+    if (o.tasks.empty() || o.mapping.empty())
+        throw UsageError("balancing a given state needs --tasks and --mapping (or --workload "
+                         "to compare strategies)");
+    TerminalProgress progress("nettopo-balance");
+    Progress* shown = o.quiet ? nullptr : &progress;
+    const Cluster cluster = load_input(o, std::nullopt, shown);
+    const CommModel model(cluster, model_options(o, shown));
+    progress.finish();
+    const std::vector<double> loads = read_task_loads(o.tasks);
+    const auto num_tasks = static_cast<std::uint32_t>(loads.size());
+    const TaskGraph graph =
+        o.graph.empty() ? TaskGraph(num_tasks, {}) : read_task_graph(o.graph, num_tasks);
+    const std::vector<PeId> mapping = read_mapping(o.mapping, cluster, num_tasks);
+    const std::vector<double> speeds =
+        o.speeds.empty() ? std::vector<double>{} : read_pe_speeds(o.speeds, cluster);
+    const auto strategies = make_strategies(o, o.seed.value_or(1));
+    if (strategies.size() != 1) throw UsageError("balancing a given state takes one --strategy");
+    const Strategy& strategy = *strategies.front();
+
+    const BalanceInput in{model, loads, graph, speeds, mapping};
+    check_balance_input(in);
+    const auto start = std::chrono::steady_clock::now();
+    const BalanceOutcome out = strategy.balance(in);
+    const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
+
+    BalanceReportHeader header = base;
+    header.parameters.insert(header.parameters.end(),
+                             {{"cluster", cluster.name()},
+                              {"pes", fmt::format("{}", cluster.num_pes())},
+                              {"tasks", fmt::format("{}", num_tasks)},
+                              {"edges", fmt::format("{}", graph.num_edges())}});
+    add_fault_parameters(o, header);
+    if (!o.output.empty()) {
+        save_mapping(o.output, out.mapping);
+        header.outputs.emplace_back("mapping", o.output);
+    }
+    if (!o.rankfile.empty()) {
+        save_rankfile(o.rankfile, cluster, out.mapping);
+        header.outputs.emplace_back("rankfile", o.rankfile);
+    }
+    if (!o.slurm.empty()) {
+        const SlurmLaunch launch = save_slurm_hostfile(o.slurm, cluster, out.mapping);
+        header.outputs.emplace_back("slurm_hostfile", o.slurm);
+        if (!launch.cpu_bind.empty())
+            header.outputs.emplace_back("srun", fmt::format("SLURM_HOSTFILE={} srun "
+                                                            "--distribution=arbitrary "
+                                                            "--cpu-bind={}",
+                                                            o.slurm, launch.cpu_bind));
+        if (!launch.notes.empty()) header.outputs.emplace_back("slurm_notes", launch.notes);
+    }
+    write_balance_summary(std::cout, format_of(o), header,
+                          summarize_balance(strategy, in, out, wall.count()));
+    return exit_ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    CLI::App app{"Compare load balancing strategies on a cluster model, or balance a given "
+                 "state once.\n\n"
+                 "  nettopo-balance [-i CLUSTER | --gen FAMILY] --workload SPEC "
+                 "[--strategy LIST] [--iterations N --every K]\n"
+                 "  nettopo-balance [-i CLUSTER] --tasks FILE --mapping FILE --strategy NAME "
+                 "[-o NEW] [--rankfile FILE] [--slurm FILE]\n"
+                 "  nettopo-balance --list"};
+    app.add_option("-i,--input", o.input,
+                   "Cluster: a nettopo archive, a text description or an hwloc XML export "
+                   "(default $NETTOPO_ARCHIVE, else ./net_topo.xml, else this machine)");
+    app.add_option("--gen", o.gen,
+                   "Cluster of a generated family, as nettopo-gen's arguments "
+                   "(\"torus --dims 4x4x4 --machine 'core:8 pu:1'\")");
+    app.add_option("--node-level", o.node_level, "Level grouping PUs into nodes")
+        ->capture_default_str();
+    app.add_option("-w,--workload", o.workload,
+                   "lb_test:tasks=N,pattern=ring|mesh2d|mesh3d|randgraph,min=US,max=US,"
+                   "bytes=B,task-bytes=B,iterations=N,every=K,seed=S, or a preset (--list)");
+    app.add_option("-s,--strategy", o.strategies,
+                   "Comma-separated strategies (--list), or all (the default)");
+    app.add_option("--iterations", o.iterations, "Iterations of the simulated run");
+    app.add_option("--every", o.every, "Balance after every K iterations")
+        ->check(CLI::Range(1u, 4294967295u));
+    app.add_option("--seed", o.seed, "Seed of the workload and of the strategies");
+    app.add_option("--tasks", o.tasks, "Task loads, CSV task,load (seconds)");
+    app.add_option("--graph", o.graph, "Task communication, CSV a,b,bytes per iteration");
+    app.add_option("--mapping", o.mapping, "Current mapping, CSV task,pe");
+    app.add_option("--speeds", o.speeds, "Relative PE speeds, CSV pe,speed (default all 1)");
+    app.add_option("-o,--output", o.output, "Write the new mapping, CSV task,pe ('-' = stdout)");
+    app.add_option("--rankfile", o.rankfile, "Write an Open MPI rankfile of the new mapping");
+    app.add_option("--slurm", o.slurm,
+                   "Write a Slurm hostfile for --distribution=arbitrary (the --cpu-bind list "
+                   "is printed)");
+    app.add_option("--loss", o.loss, "Probability that a protocol message is lost")
+        ->check(CLI::Range(0.0, 1.0));
+    app.add_option("--delay", o.delay, "Probability that a protocol message is late")
+        ->check(CLI::Range(0.0, 1.0));
+    app.add_option("--max-delay", o.max_delay, "Rounds a late message may be late (1..N)")
+        ->capture_default_str()
+        ->check(CLI::Range(1u, 1000u));
+    app.add_option("--intra-gbps", o.intra_gbps, "Bandwidth between two PUs of one machine")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--link-gbps", o.link_gbps, "Bandwidth of links whose bandwidth is unknown")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
+    app.add_option("--decision-time", o.decision_time,
+                   "What a centralised decision costs in the simulated run: its measured wall "
+                   "time, or none (then the output is reproducible to the bit)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"measured", "none"}));
+    app.add_flag("--json", o.json, "Print JSON");
+    app.add_flag("--csv", o.csv, "Print CSV");
+    app.add_flag("-q,--quiet", o.quiet, "No progress line");
+    app.add_flag("--list", o.list, "List the strategies and the workload presets");
+    app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage.");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        return report_usage_error("nettopo-balance", e.what());
+    }
+    const BalanceReportHeader header{command_line(argc, argv), {}, {}};
+    return run_guarded("nettopo-balance", [&] {
+        if (o.list) return list(o);
+        if (!o.workload.empty()) return compare(o, header);
+        return balance_once(o, header);
+    });
+}
