@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cmath>
 #include <random>
 
@@ -303,4 +304,55 @@ TEST_CASE("neighbor moves tasks only to adjacent PEs and keeps one of each PE's 
         for (std::uint32_t p = 0; p < c.num_pes(); ++p)
             if (had[p] > 0) REQUIRE(kept[p] >= 1);
     }
+}
+
+// Not a unit test (hidden): the numbers reported in the balance notes.
+// ./nettopo_tests "[.bench][distributed]" -s
+TEST_CASE("distributed protocols at scale and on PackDrop's setup", "[.bench][distributed]") {
+    auto report = [](const char* what, const BalanceInput& in, const BalanceOutcome& o,
+                     double seconds) {
+        WARN(what << ": max/avg " << max_over_avg(in, in.mapping) << " -> "
+                  << max_over_avg(in, o.mapping) << ", messages " << o.messages << ", rounds "
+                  << o.rounds << ", collectives " << o.collectives << ", protocol "
+                  << o.protocol_seconds * 1e3 << " ms, wall " << seconds << " s");
+    };
+    auto timed = [](Runner run, const BalanceInput& in, const StrategyOptions& o) {
+        const auto t0 = std::chrono::steady_clock::now();
+        BalanceOutcome out = run(in, o, nullptr);
+        const double s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return std::pair{std::move(out), s};
+    };
+    {
+        std::mt19937_64 rng(1);
+        Instance x;
+        x.cluster =
+            std::make_unique<Cluster>(family_cluster(make_torus({16, 16, 8}), "core:8 pu:1"));
+        fill(x, 1000000, rng, true);
+        const BalanceInput in = x.input();
+        const std::pair<const char*, Runner> runs[] = {
+            {"packdrop 16384 PEs 1M tasks", protocol::run_packdrop},
+            {"grapevine 16384 PEs 1M tasks", protocol::run_grapevine}};
+        for (const auto& [name, run] : runs) {
+            const auto [out, s] = timed(run, in, {});
+            report(name, in, out, s);
+        }
+    }
+    for (std::uint32_t tasks : {18990u, 36990u})
+        for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+            std::mt19937_64 rng(seed);
+            Instance x;
+            x.cluster =
+                std::make_unique<Cluster>(family_cluster(make_fat_tree(16, 1), "core:8 pu:1"));
+            fill(x, tasks, rng, true);
+            const BalanceInput in = x.input();
+            StrategyOptions o;
+            o.seed = seed;
+            const auto [p, ps] = timed(protocol::run_packdrop, in, o);
+            const auto [g, gs] = timed(protocol::run_grapevine, in, o);
+            WARN(tasks << " tasks seed " << seed << ": packdrop messages " << p.messages
+                       << " max/avg " << max_over_avg(in, p.mapping) << " | grapevine messages "
+                       << g.messages << " max/avg " << max_over_avg(in, g.mapping) << " | before "
+                       << max_over_avg(in, in.mapping));
+        }
 }
