@@ -6,4 +6,11 @@
 
 #include <memory>
 
-namespace nettopo {} // namespace nettopo
+namespace nettopo {
+
+// Distributed strategies, run as message protocols (protocol.hpp).
+std::unique_ptr<Strategy> make_grapevine(const StrategyOptions& options);
+std::unique_ptr<Strategy> make_packdrop(const StrategyOptions& options);
+std::unique_ptr<Strategy> make_neighbor(const StrategyOptions& options);
+
+} // namespace nettopo

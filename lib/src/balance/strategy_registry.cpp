@@ -15,7 +15,11 @@ struct Entry {
 };
 
 // The order tools list them in: centralised, distributed, topology-aware.
-const std::array<Entry, 0> registry{{}};
+const std::array registry{
+    Entry{"grapevine", make_grapevine},
+    Entry{"packdrop", make_packdrop},
+    Entry{"neighbor", make_neighbor},
+};
 
 const std::array<std::string_view, registry.size()> names = [] {
     std::array<std::string_view, registry.size()> n{};

@@ -1,0 +1,136 @@
+// Neighbor: Charm++'s NeighborLB (src/ck-ldb/NborBaseLB.C, NeighborLB.C), run
+// as a message protocol between PE agents, with the neighbourhood taken
+// from the cluster instead of Charm++'s fixed shape (a 5-D torus by
+// default), as the Net Topo thesis did with net_neighbors: a PE's
+// neighbours are the other PEs of its machine and the PEs of the machines
+// adjacent to it (CommModel::adjacent_machines).
+//
+// One exchange step per balance() call, as NborBaseLB does: every PE sends
+// its load to each neighbour; once it has heard from all of them (or the
+// reply timeout passed: it goes on with those it heard from), a PE whose
+// load exceeds the average of itself and its neighbours repeatedly moves its
+// largest task to its currently lightest neighbour (as it knows it, updated
+// by its own moves) while that neighbour's load plus the task stays under
+// its own minus the task, always keeping one task. It then sends every
+// neighbour one migration message (NborBaseLB's LBMigrateMsg, empty or not)
+// listing the tasks it sends there; the sender's decision is the commit.
+#include "balance/protocol.hpp"
+#include "balance/strategies.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace nettopo {
+
+namespace protocol {
+
+namespace {
+enum Kind : std::uint32_t { load_kind = 1, migrate_kind };
+} // namespace
+
+BalanceOutcome run_neighbor(const BalanceInput& in, const StrategyOptions& options, Trace* trace) {
+    check_balance_input(in);
+    const std::uint32_t P = in.comm_model.cluster().num_pes();
+    Network net = make_network(in, options, 0x6e626f72ULL);
+    BalanceOutcome out;
+    out.mapping.assign(in.mapping.begin(), in.mapping.end());
+    auto speed = [&](std::uint32_t p) { return in.pe_speeds.empty() ? 1.0 : in.pe_speeds[p]; };
+    if (P < 2) {
+        net.report(out);
+        return out;
+    }
+    std::vector<double> my_load = pe_loads(in, in.mapping);
+    const Neighborhoods nb = neighborhoods(in.comm_model);
+    const PeTasks held = tasks_by_pe(P, in.mapping);
+
+    for (std::uint32_t p = 0; p < P; ++p)
+        for (std::uint32_t q : nb.of(p))
+            net.send({p, q, load_kind, 0, 0, my_load[p], envelope_bytes + 8});
+
+    // Per neighbour slot (aligned with nb.pes): what p heard, what p sends.
+    std::vector<double> heard(nb.pes.size(), -1);
+    std::vector<std::uint32_t> heard_count(P, 0), moves(nb.pes.size(), 0);
+    std::vector<std::uint8_t> decided(P, 0);
+    std::uint32_t undecided = P;
+    const std::uint32_t deadline = net.reply_deadline(0);
+    std::vector<std::pair<double, std::uint32_t>> tasks, lightest;
+
+    auto decide = [&](std::uint32_t p) {
+        decided[p] = 1;
+        --undecided;
+        const std::uint32_t base = nb.offsets[p];
+        double sum = my_load[p];
+        lightest.clear();
+        for (std::uint32_t i = base; i < nb.offsets[p + 1]; ++i)
+            if (heard[i] >= 0) {
+                sum += heard[i];
+                lightest.emplace_back(heard[i], i);
+            }
+        double mine = my_load[p];
+        if (!lightest.empty() && mine > sum / (1.0 + lightest.size())) {
+            tasks.clear();
+            for (std::uint32_t t : held.of(p)) tasks.emplace_back(in.task_loads[t] / speed(p), t);
+            std::sort(tasks.begin(), tasks.end(), std::greater<>{});
+            std::make_heap(lightest.begin(), lightest.end(), std::greater<>{});
+            for (std::size_t k = 0; k + 1 < tasks.size(); ++k) {
+                const auto [load, task] = tasks[k];
+                auto [nload, slot] = lightest.front();
+                if (!(nload + load < mine - load)) break;
+                std::pop_heap(lightest.begin(), lightest.end(), std::greater<>{});
+                lightest.back().first += load;
+                std::push_heap(lightest.begin(), lightest.end(), std::greater<>{});
+                mine -= load;
+                ++moves[slot];
+                out.mapping[task] = PeId(nb.pes[slot]);
+                if (trace) trace->commits.push_back({task, p, nb.pes[slot]});
+            }
+        }
+        for (std::uint32_t i = base; i < nb.offsets[p + 1]; ++i)
+            net.send(
+                {p, nb.pes[i], migrate_kind, moves[i], 0, 0, envelope_bytes + 4 + 4.0 * moves[i]});
+    };
+
+    while (undecided > 0) {
+        for (const Message& m : net.next_round()) {
+            if (m.kind != load_kind) continue; // migration notices: the runtime's to act on
+            const auto mine = nb.of(m.dst);
+            const auto it = std::lower_bound(mine.begin(), mine.end(), m.src);
+            if (it == mine.end() || *it != m.src) continue; // not a neighbour of m.dst
+            const std::size_t slot = nb.offsets[m.dst] + (it - mine.begin());
+            if (heard[slot] >= 0 || decided[m.dst]) continue; // too late to count
+            heard[slot] = m.value;
+            ++heard_count[m.dst];
+        }
+        for (std::uint32_t p = 0; p < P; ++p)
+            if (!decided[p] && (heard_count[p] == nb.of(p).size() || net.round() >= deadline))
+                decide(p);
+    }
+    while (!net.idle()) net.next_round();
+    net.report(out);
+    return out;
+}
+
+} // namespace protocol
+
+namespace {
+
+class Neighbor final : public Strategy {
+public:
+    explicit Neighbor(const StrategyOptions& o) : options_(o) {}
+    std::string_view name() const override { return "neighbor"; }
+    bool distributed() const override { return true; }
+    BalanceOutcome balance(const BalanceInput& in) const override {
+        return protocol::run_neighbor(in, options_);
+    }
+
+private:
+    StrategyOptions options_;
+};
+
+} // namespace
+
+std::unique_ptr<Strategy> make_neighbor(const StrategyOptions& options) {
+    return std::make_unique<Neighbor>(options);
+}
+
+} // namespace nettopo

@@ -1,0 +1,163 @@
+// The simulated runtime under the distributed strategies (Grapevine,
+// PackDrop, Neighbor): synchronous rounds, a network of counted messages
+// that the FaultModel can lose or delay, the runtime's reliable collectives,
+// and the gossip both Grapevine and PackDrop use to spread underloaded PEs.
+//
+// Rules every protocol here keeps, so that no task is lost or duplicated
+// and no protocol runs forever:
+//  - a task changes PE only when its SENDER commits (the runtime migrates
+//    from the sender); a receiver only reserves load;
+//  - a sender waits reply_wait_rounds() for a reply, then treats the offer
+//    as refused; a late reply to an offer it gave up on is ignored;
+//  - a receiver never releases a reservation during a protocol (it cannot
+//    know whether a commit it was not told about happened), so under loss
+//    its own estimate only ever exceeds its true load.
+#pragma once
+
+#include "nettopo/balance.hpp"
+
+#include <cstdint>
+#include <random>
+#include <span>
+#include <vector>
+
+namespace nettopo::protocol {
+
+// One message; the fields mean what the protocol says they mean.
+struct Message {
+    std::uint32_t src = 0, dst = 0;
+    std::uint32_t kind = 0;
+    std::uint32_t item = 0;   // a task, a pack or a gossip snapshot
+    std::uint64_t serial = 0; // which offer a reply answers
+    double value = 0;         // a load
+    double bytes = 0;         // its size on the wire
+};
+
+// Message sizes: ids are 4 bytes, loads 8, plus an 8-byte envelope.
+inline constexpr double envelope_bytes = 8;
+
+class Network {
+public:
+    Network(const CommModel& model, const FaultModel& faults, std::uint32_t reply_timeout_rounds,
+            std::uint64_t seed);
+
+    std::uint32_t num_pes() const { return num_pes_; }
+    // Rounds elapsed so far; messages sent now are sent in round round().
+    std::uint32_t round() const { return round_; }
+    // The protocol's one random source, drawn in a fixed order.
+    std::mt19937_64& rng() { return rng_; }
+
+    // Sends in the current round: delivered in round()+1, later when the
+    // fault model delays it, never when it loses it (returns false then).
+    bool send(const Message& m);
+    // Advances one round; the messages delivered in it, in the order sent.
+    std::span<const Message> next_round();
+    bool idle() const { return in_flight_ == 0; }
+
+    // A reduction or broadcast of the runtime: reliable, counted apart, and
+    // charged a tree's depth of the slowest latency out of PE 0, both ways
+    // (reduce then broadcast): 2 ceil(log2 P) L.
+    void collective();
+    // Rounds a sender waits for the reply to an offer sent in round r:
+    // max(2, reply_timeout_rounds), 2 being the fault-free round trip.
+    std::uint32_t reply_deadline(std::uint32_t sent_round) const;
+
+    // Fills messages, losses, collectives, rounds and protocol time.
+    void report(BalanceOutcome& out) const;
+
+private:
+    const CommModel* model_;
+    FaultModel faults_;
+    std::uint32_t num_pes_;
+    std::uint32_t reply_timeout_ = 4;
+    std::mt19937_64 rng_;
+    std::uint32_t round_ = 0;
+    std::vector<std::vector<Message>> buckets_; // ring: a round's deliveries
+    std::vector<Message> delivered_;
+    std::uint64_t in_flight_ = 0, sent_ = 0, lost_ = 0, collectives_ = 0;
+    double seconds_ = 0, collective_seconds_ = -1;
+};
+
+// The network of one balance() call: the seed mixed with the step and the
+// strategy's salt, so strategies and steps draw apart.
+Network make_network(const BalanceInput& in, const StrategyOptions& options, std::uint64_t salt);
+
+inline double uniform01(std::mt19937_64& rng) {
+    return static_cast<double>(rng() >> 11) * 0x1.0p-53;
+}
+inline std::uint32_t uniform_below(std::mt19937_64& rng, std::uint32_t n) {
+    return static_cast<std::uint32_t>(rng() % n);
+}
+
+// Each PE's tasks, as the runtime's database on that PE holds them (CSR).
+struct PeTasks {
+    std::vector<std::uint32_t> offsets; // num_pes + 1
+    std::vector<std::uint32_t> tasks;
+    std::span<const std::uint32_t> of(std::uint32_t pe) const {
+        return {tasks.data() + offsets[pe], tasks.data() + offsets[pe + 1]};
+    }
+};
+PeTasks tasks_by_pe(std::uint32_t num_pes, std::span<const PeId> mapping);
+
+// DistributedLB's gossip (GossipLoadInfo/SendLoadInfo): every starting PE
+// injects its own (PE, load) pair; a PE that receives a list merges it into
+// its own and, for each message received, sends its whole list to `fanout`
+// distinct random other PEs, at most 2 ceil(log2 P) + 1 times in all. It
+// ends when no gossip is in flight (the runtime's quiescence detection).
+//
+// A PE's announced load never changes during the gossip, so a list is
+// carried as the set of PEs it names (a bitset) and the loads are read from
+// `announced`; the bytes charged are those of the (PE, load) list. In a
+// round, a PE merges everything that arrived before forwarding: each
+// message it forwards carries at least what DistributedLB's would.
+class KnownSets {
+public:
+    std::uint32_t words() const { return words_; }
+    bool knows(std::uint32_t pe, std::uint32_t other) const {
+        return (bits_[std::size_t(pe) * words_ + other / 64] >> (other % 64)) & 1;
+    }
+    // The PEs pe knows of, increasing.
+    void list(std::uint32_t pe, std::vector<std::uint32_t>& out) const;
+
+private:
+    std::uint32_t words_ = 0;
+    std::vector<std::uint64_t> bits_;
+    friend KnownSets gossip(Network&, std::span<const std::uint8_t>, std::uint32_t);
+};
+KnownSets gossip(Network& net, std::span<const std::uint8_t> starts, std::uint32_t fanout);
+
+// What the tests check the protocols against: every commit, and every
+// acceptance a receiver made with the rule it applied.
+struct Commit {
+    std::uint32_t task, from, to;
+};
+struct Acceptance {
+    std::uint32_t receiver;
+    double load_after; // the receiver's own estimate, after reserving
+    double limit;      // what the rule required (<= for Grapevine, < for PackDrop)
+};
+struct Trace {
+    std::vector<Commit> commits;
+    std::vector<Acceptance> acceptances;
+};
+
+// Reusable entry points with a trace, behind the registry's strategies.
+BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& options,
+                             Trace* trace = nullptr);
+BalanceOutcome run_packdrop(const BalanceInput& in, const StrategyOptions& options,
+                            Trace* trace = nullptr);
+BalanceOutcome run_neighbor(const BalanceInput& in, const StrategyOptions& options,
+                            Trace* trace = nullptr);
+
+// NeighborLB's neighbourhood of each PE: the other PEs of its machine and
+// those of CommModel::adjacent_machines(its machine), increasing (CSR).
+struct Neighborhoods {
+    std::vector<std::uint32_t> offsets;
+    std::vector<std::uint32_t> pes;
+    std::span<const std::uint32_t> of(std::uint32_t pe) const {
+        return {pes.data() + offsets[pe], pes.data() + offsets[pe + 1]};
+    }
+};
+Neighborhoods neighborhoods(const CommModel& model);
+
+} // namespace nettopo::protocol
