@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 #include <random>
 
@@ -21,7 +22,7 @@ bool same_params(const LbTestParams& a, const LbTestParams& b) {
     return a.tasks == b.tasks && a.pattern == b.pattern && a.min_load_us == b.min_load_us &&
            a.max_load_us == b.max_load_us && a.message_bytes == b.message_bytes &&
            a.task_bytes == b.task_bytes && a.iterations == b.iterations && a.every == b.every &&
-           a.seed == b.seed;
+           a.seed == b.seed && a.redraw == b.redraw;
 }
 
 // The graph as a map (lo, hi) -> bytes.
@@ -85,26 +86,45 @@ TEST_CASE("lb_test loads are fixed per phase and change between phases and seeds
     CHECK(c.loads(1) == a.loads(1));
 }
 
-TEST_CASE("load phases change half-way between balancing steps", "[balance][workload]") {
+TEST_CASE("load phases change where lb_test.C shuffles its loads", "[balance][workload]") {
     for (std::uint32_t every : {1u, 2u, 3u, 4u, 5u, 7u, 10u, 40u}) {
         LbTestParams p = with(4, CommPattern::Ring);
         p.every = every;
         const Workload w(p);
-        // A counter that steps at every/2, every/2 + every, ...
+        p.redraw = false;
+        const Workload fixed(p);
+        // lb_test's own rule: after computing step nTimes (counted from 1),
+        // shuffle when nTimes > every and (nTimes - every/2) % every == 0;
+        // iteration `it` (from 0) is step it + 1.
         std::uint32_t phase = 0;
+        std::vector<std::uint32_t> starts;
         for (std::uint32_t it = 0; it < 400; ++it) {
-            if (it >= every / 2 && (it - every / 2) % every == 0) ++phase;
+            const std::uint32_t done = it; // steps computed before this iteration
+            // (else-if after the balancing test: a balancing step never shuffles)
+            if (done % every != 0 && done > every && (done - every / 2) % every == 0) {
+                ++phase;
+                starts.push_back(it);
+            }
             INFO("every " << every << " iteration " << it);
             REQUIRE(w.phase_of_iteration(it) == phase);
+            REQUIRE(fixed.phase_of_iteration(it) == 0);
+            REQUIRE(fixed.next_phase_start(it) == std::numeric_limits<std::uint32_t>::max());
+        }
+        // next_phase_start: the first recorded start after each iteration.
+        for (std::uint32_t it = 0; it + 1 < 300; ++it) {
+            const auto next = std::upper_bound(starts.begin(), starts.end(), it);
+            INFO("every " << every << " iteration " << it);
+            REQUIRE(w.next_phase_start(it) ==
+                    (next == starts.end() ? std::numeric_limits<std::uint32_t>::max() : *next));
         }
     }
     LbTestParams p = with(4, CommPattern::Ring);
     p.every = 40;
     const Workload w(p);
-    CHECK(w.phase_of_iteration(19) == 0);
-    CHECK(w.phase_of_iteration(20) == 1);
-    CHECK(w.phase_of_iteration(59) == 1);
-    CHECK(w.phase_of_iteration(60) == 2);
+    CHECK(w.phase_of_iteration(59) == 0);
+    CHECK(w.phase_of_iteration(60) == 1);
+    CHECK(w.phase_of_iteration(99) == 1);
+    CHECK(w.phase_of_iteration(100) == 2);
 }
 
 TEST_CASE("ring: each task sends to t-1 and t+1", "[balance][workload]") {
@@ -224,11 +244,12 @@ TEST_CASE("workload specs round-trip and name what is wrong", "[balance][workloa
         p.iterations = 1 + rng() % 500;
         p.every = 1 + rng() % 50;
         p.seed = rng();
+        p.redraw = rng() % 2;
         const std::string spec = fmt::format(
             "lb_test:seed={},every={},iterations={},task-bytes={},bytes={},max={},min={},"
-            "pattern={},tasks={}",
+            "pattern={},redraw={},tasks={}",
             p.seed, p.every, p.iterations, p.task_bytes, p.message_bytes, p.max_load_us,
-            p.min_load_us, to_string(p.pattern), p.tasks);
+            p.min_load_us, to_string(p.pattern), p.redraw ? "on" : "off", p.tasks);
         INFO(spec);
         CHECK(same_params(parse_workload_spec(spec), p));
     }
@@ -237,6 +258,8 @@ TEST_CASE("workload specs round-trip and name what is wrong", "[balance][workloa
     const LbTestParams over = parse_workload_spec("packdrop-18990:seed=9");
     CHECK(over.tasks == 18990);
     CHECK(over.seed == 9);
+    CHECK(!over.redraw); // the papers' runs had static loads
+    CHECK(!parse_workload_spec("lb_test:redraw=off").redraw);
 
     const auto fails_naming = [](const std::string& spec, const std::string& word) {
         INFO(spec);
@@ -247,6 +270,7 @@ TEST_CASE("workload specs round-trip and name what is wrong", "[balance][workloa
             CHECK_THAT(e.what(), Catch::Contains(word));
         }
     };
+    fails_naming("lb_test:redraw=yes", "redraw");
     fails_naming("lb_test:size=3", "size");
     fails_naming("lb_test:tasks=abc", "tasks=abc");
     fails_naming("lb_test:tasks=-1", "tasks=-1");

@@ -81,7 +81,8 @@ std::vector<std::unique_ptr<Strategy>> make_strategies(const Options& o, std::ui
         const auto comma = rest.find(',');
         const std::string_view name = rest.substr(0, comma);
         if (name.empty()) throw UsageError("--strategy: empty name in the list");
-        made.push_back(make_strategy(name, options));
+        if (name != "none") // the run without balancing is always the first row
+            made.push_back(make_strategy(name, options));
         rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
     }
     return made;

@@ -40,7 +40,7 @@ struct SimulationResult {
     std::uint64_t messages = 0;
     std::uint64_t messages_lost = 0;
     std::uint32_t rounds = 0;         // protocol rounds, over all steps
-    std::uint32_t steps = 0;          // balancing steps taken
+    std::uint32_t steps = 0;          // balancing steps taken (for none: the points it let pass)
     double decision_wall_seconds = 0; // measured wall time of the strategy, all steps
     // Per iteration, summed over the run: bytes x hops, bytes x latency (ns).
     double hop_bytes = 0;

@@ -95,7 +95,7 @@ SimulationResult run(const CommModel& model, const Workload& workload, const Str
     r.strategy = strategy ? std::string(strategy->name()) : "none";
     std::vector<PeId> mapping = workload.initial_mapping(num_pes);
     MappingCost cost = mapping_cost(model, workload.graph(), mapping);
-    std::vector<double> loads, pe_load(num_pes), measured(strategy ? n : 0, 0.0);
+    std::vector<double> loads, pe_load(num_pes), measured(n, 0.0);
     std::vector<double> received(num_pes, 0.0);
     std::uint32_t loads_phase = 0;
     bool have_loads = false;
@@ -112,10 +112,7 @@ SimulationResult run(const CommModel& model, const Workload& workload, const Str
         }
         // The segment ends at the next step, the next phase change or the end.
         std::uint32_t end = std::min(iterations, (it / every + 1) * every);
-        const std::uint32_t half = every / 2;
-        const std::uint64_t next_change =
-            it < half ? half : std::uint64_t{phase} * every + half; // start of phase + 1
-        if (next_change > it && next_change < end) end = static_cast<std::uint32_t>(next_change);
+        end = std::min(end, workload.next_phase_start(it));
         const std::uint32_t count = end - it;
 
         std::fill(pe_load.begin(), pe_load.end(), 0.0);
@@ -126,16 +123,25 @@ SimulationResult run(const CommModel& model, const Workload& workload, const Str
         r.compute_seconds += makespan * count;
         r.hop_bytes += cost.hop_bytes * count;
         r.latency_bytes += cost.latency_bytes * count;
-        if (strategy)
-            for (std::uint32_t t = 0; t < n; ++t) measured[t] += loads[t] * count;
+        for (std::uint32_t t = 0; t < n; ++t) measured[t] += loads[t] * count;
         since_step += count;
         it = end;
         ticker(ticks_before + it);
 
-        if (!strategy || it % every != 0 || it >= iterations) continue;
+        if (it % every != 0 || it >= iterations) continue;
         // A balancing step: the strategy sees the mean load of each task
-        // over the iterations since the previous step.
+        // over the iterations since the previous step. Without one, the
+        // imbalance it would have seen is still reported.
         for (double& m : measured) m /= since_step;
+        if (!strategy) {
+            const double imbalance = max_over_average(measured, mapping, speeds, pe_load);
+            r.max_avg_before += imbalance;
+            r.max_avg_after += imbalance;
+            ++r.steps;
+            std::fill(measured.begin(), measured.end(), 0.0);
+            since_step = 0;
+            continue;
+        }
         const BalanceInput in{model,   measured, workload.graph(), options.pe_speeds,
                               mapping, r.steps};
         const auto start = std::chrono::steady_clock::now();

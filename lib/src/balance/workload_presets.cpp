@@ -30,6 +30,7 @@ constexpr LbTestParams lb_test(std::uint32_t tasks, double min_us, double max_us
     p.max_load_us = max_us;
     p.iterations = 150;
     p.every = every;
+    p.redraw = false; // what the papers' lb_test runs had (see LbTestParams::redraw)
     return p;
 }
 

@@ -16,7 +16,7 @@ namespace nettopo {
 namespace {
 
 constexpr std::string_view known_keys =
-    "tasks, pattern, min, max, bytes, task-bytes, iterations, every, seed";
+    "tasks, pattern, min, max, bytes, task-bytes, iterations, every, seed, redraw";
 
 std::string preset_list() {
     std::string names;
@@ -79,7 +79,7 @@ LbTestParams parse_workload_spec(std::string_view spec) {
     }
     if (colon == std::string_view::npos) return judged(p);
     constexpr std::uint64_t max32 = std::numeric_limits<std::uint32_t>::max();
-    std::array<bool, 9> seen{};
+    std::array<bool, 10> seen{};
     const auto once = [&](std::size_t slot, std::string_view key) {
         if (seen[slot]) throw UsageError(fmt::format("workload '{}': {} given twice", spec, key));
         seen[slot] = true;
@@ -119,6 +119,12 @@ LbTestParams parse_workload_spec(std::string_view spec) {
         } else if (key == "seed") {
             once(8, key);
             p.seed = whole(spec, key, value, std::numeric_limits<std::uint64_t>::max());
+        } else if (key == "redraw") {
+            once(9, key);
+            if (value != "on" && value != "off")
+                throw UsageError(
+                    fmt::format("workload '{}': redraw '{}' is not on or off", spec, value));
+            p.redraw = value == "on";
         } else {
             throw UsageError(
                 fmt::format("workload '{}': unknown key '{}' (known: {})", spec, key, known_keys));
