@@ -6,4 +6,13 @@
 
 #include <memory>
 
-namespace nettopo {} // namespace nettopo
+namespace nettopo {
+
+// Centralised (greedy.cpp, refine.cpp, smart.cpp, topo_greedy.cpp, topo_refine.cpp).
+std::unique_ptr<Strategy> make_greedy(const StrategyOptions& options);
+std::unique_ptr<Strategy> make_refine(const StrategyOptions& options);
+std::unique_ptr<Strategy> make_smart(const StrategyOptions& options);
+std::unique_ptr<Strategy> make_topo_greedy(const StrategyOptions& options);
+std::unique_ptr<Strategy> make_topo_refine(const StrategyOptions& options);
+
+} // namespace nettopo

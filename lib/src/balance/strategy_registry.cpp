@@ -15,7 +15,14 @@ struct Entry {
 };
 
 // The order tools list them in: centralised, distributed, topology-aware.
-const std::array<Entry, 0> registry{{}};
+const std::array<Entry, 5> registry{{
+    {"greedy", make_greedy},
+    {"refine", make_refine},
+    {"smart", make_smart},
+    // The distributed strategies go here: grapevine, packdrop, neighbor.
+    {"topo-greedy", make_topo_greedy},
+    {"topo-refine", make_topo_refine},
+}};
 
 const std::array<std::string_view, registry.size()> names = [] {
     std::array<std::string_view, registry.size()> n{};
