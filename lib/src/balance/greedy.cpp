@@ -12,9 +12,6 @@
 #include "balance/pe_heap.hpp"
 #include "balance/strategies.hpp"
 
-#include <algorithm>
-#include <numeric>
-
 namespace nettopo {
 
 namespace {
@@ -27,16 +24,10 @@ public:
     BalanceOutcome balance(const BalanceInput& in) const override {
         check_balance_input(in);
         const std::size_t n = in.task_loads.size();
-        std::vector<std::uint32_t> order(n);
-        std::iota(order.begin(), order.end(), 0u);
-        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-            if (in.task_loads[a] != in.task_loads[b]) return in.task_loads[a] > in.task_loads[b];
-            return a < b;
-        });
         balance::LeastLoadAfter pes(in.comm_model.cluster().num_pes(), in.pe_speeds);
         BalanceOutcome out;
         out.mapping.resize(n);
-        for (std::uint32_t t : order) {
+        for (std::uint32_t t : balance::heaviest_first(in.task_loads)) {
             const PeId p = pes.best_for(in.task_loads[t]);
             pes.add(p, in.task_loads[t]);
             out.mapping[t] = p;

@@ -7,14 +7,36 @@
 // query on PEs of different speeds, used by greedy and topo-greedy.
 #pragma once
 
+#include "nettopo/balance.hpp"
 #include "nettopo/ids.hpp"
 
 #include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <span>
 #include <vector>
 
 namespace nettopo::balance {
+
+// Task ids heaviest first, ties by lower id: Greedy's placement order.
+inline std::vector<std::uint32_t> heaviest_first(std::span<const double> loads) {
+    std::vector<std::uint32_t> order(loads.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return loads[a] != loads[b] ? loads[a] > loads[b] : a < b;
+    });
+    return order;
+}
+
+// Total work / total speed: the load at which every PE would finish
+// together, the "average" the strategies balance towards.
+inline double balanced_load(const BalanceInput& in) {
+    const double work = std::accumulate(in.task_loads.begin(), in.task_loads.end(), 0.0);
+    const double speed = in.pe_speeds.empty()
+                             ? double(in.comm_model.cluster().num_pes())
+                             : std::accumulate(in.pe_speeds.begin(), in.pe_speeds.end(), 0.0);
+    return speed > 0 ? work / speed : 0;
+}
 
 // Order::Min pops the smallest key first, Order::Max the largest.
 enum class Order : std::uint8_t { Min, Max };

@@ -37,9 +37,7 @@ RefineState::RefineState(const BalanceInput& in)
     const std::uint32_t num_pes = in.comm_model.cluster().num_pes();
     const std::size_t n = in.task_loads.size();
     if (!in.pe_speeds.empty()) speed_.assign(in.pe_speeds.begin(), in.pe_speeds.end());
-    const double work = std::accumulate(in.task_loads.begin(), in.task_loads.end(), 0.0);
-    const double speed = std::accumulate(speed_.begin(), speed_.end(), 0.0);
-    average_ = num_pes == 0 ? 0 : work / speed;
+    average_ = balanced_load(in);
 
     sorted_.resize(n);
     std::iota(sorted_.begin(), sorted_.end(), 0u);

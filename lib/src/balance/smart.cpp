@@ -53,10 +53,7 @@ public:
         const auto speed = [&](PeId p) {
             return in.pe_speeds.empty() ? 1.0 : in.pe_speeds[p.value];
         };
-        double total_speed = 0;
-        for (std::uint32_t p = 0; p < num_pes; ++p) total_speed += speed(PeId(p));
-        const double avg =
-            std::accumulate(in.task_loads.begin(), in.task_loads.end(), 0.0) / total_speed;
+        const double avg = balance::balanced_load(in);
         if (!(avg > 0) || num_pes < 2) return out;
 
         balance::PeHeap<balance::Order::Max> most(num_pes);

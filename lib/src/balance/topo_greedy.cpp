@@ -44,18 +44,8 @@ public:
         const Cluster& cluster = in.comm_model.cluster();
         const std::uint32_t num_pes = cluster.num_pes();
         const std::size_t n = in.task_loads.size();
-        std::vector<std::uint32_t> order(n);
-        std::iota(order.begin(), order.end(), 0u);
-        std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-            if (in.task_loads[a] != in.task_loads[b]) return in.task_loads[a] > in.task_loads[b];
-            return a < b;
-        });
         balance::LeastLoadAfter pes(num_pes, in.pe_speeds);
-        double total_speed = 0;
-        for (std::uint32_t p = 0; p < num_pes; ++p) total_speed += pes.speed(PeId(p));
-        const double avg =
-            std::accumulate(in.task_loads.begin(), in.task_loads.end(), 0.0) / total_speed;
-        const double soft_cap = (1 + options_.topo_slack) * avg;
+        const double soft_cap = (1 + options_.topo_slack) * balance::balanced_load(in);
 
         std::vector<MachineId> machine_of(num_pes);
         for (std::uint32_t p = 0; p < num_pes; ++p) machine_of[p] = cluster.machine_of(PeId(p));
@@ -67,7 +57,7 @@ public:
 
         BalanceOutcome out;
         out.mapping.assign(n, PeId());
-        for (std::uint32_t t : order) {
+        for (std::uint32_t t : balance::heaviest_first(in.task_loads)) {
             const double w = in.task_loads[t];
             const PeId greedy = pes.best_for(w);
             const double cap = std::max(pes.load_after(greedy, w), soft_cap);
