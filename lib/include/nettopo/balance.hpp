@@ -66,6 +66,13 @@ struct StrategyOptions {
     // (load(PM) - load(Pm)).
     double smart_threshold = 0.05;
     double smart_gap_factor = 1.0;
+    // SmartLB: walks over the tasks, each the pseudo-code's loop, repeated
+    // until one moves nothing; 0: no limit, 1: the single walk as printed.
+    std::uint32_t smart_passes = 0;
+    // topo-greedy: a task may go near its partners only if that PE's load
+    // after placement stays within max(least possible load after placement,
+    // (1 + topo_slack) x average).
+    double topo_slack = 0.03;
     // Grapevine (Charm++ DistributedLB) and PackDrop.
     std::uint32_t gossip_fanout = 2;
     double grapevine_tolerance = 1.05; // stop when max/avg <= this

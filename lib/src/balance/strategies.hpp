@@ -8,6 +8,13 @@
 
 namespace nettopo {
 
+// Centralised (greedy.cpp, refine.cpp, smart.cpp, topo_greedy.cpp, topo_refine.cpp).
+std::unique_ptr<Strategy> make_greedy(const StrategyOptions& options);
+std::unique_ptr<Strategy> make_refine(const StrategyOptions& options);
+std::unique_ptr<Strategy> make_smart(const StrategyOptions& options);
+std::unique_ptr<Strategy> make_topo_greedy(const StrategyOptions& options);
+std::unique_ptr<Strategy> make_topo_refine(const StrategyOptions& options);
+
 // Distributed strategies, run as message protocols (protocol.hpp).
 std::unique_ptr<Strategy> make_grapevine(const StrategyOptions& options);
 std::unique_ptr<Strategy> make_packdrop(const StrategyOptions& options);

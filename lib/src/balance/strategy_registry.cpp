@@ -15,11 +15,16 @@ struct Entry {
 };
 
 // The order tools list them in: centralised, distributed, topology-aware.
-const std::array registry{
-    Entry{"grapevine", make_grapevine},
-    Entry{"packdrop", make_packdrop},
-    Entry{"neighbor", make_neighbor},
-};
+const std::array<Entry, 8> registry{{
+    {"greedy", make_greedy},
+    {"refine", make_refine},
+    {"smart", make_smart},
+    {"grapevine", make_grapevine},
+    {"packdrop", make_packdrop},
+    {"neighbor", make_neighbor},
+    {"topo-greedy", make_topo_greedy},
+    {"topo-refine", make_topo_refine},
+}};
 
 const std::array<std::string_view, registry.size()> names = [] {
     std::array<std::string_view, registry.size()> n{};
