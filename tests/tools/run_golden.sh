@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Golden-output tests of nettopo-query, nettopo-discover, nettopo-gen and nettopo-bench (its errors: timings are not pinned), in the spirit of
+# Golden-output tests of nettopo-query, nettopo-discover, nettopo-gen, nettopo-balance and nettopo-bench (its errors: timings are not pinned), in the spirit of
 # hwloc's lstopo tests: every case of tests/golden/cases.txt runs one tool
 # from the project root, and its standard output, standard error and exit
 # status must match what is pinned in the repository.
@@ -185,9 +185,9 @@ for i in "${!names[@]}"; do
     tool="${words[0]}"
     args=("${words[@]:1}")
     case "$tool" in
-    nettopo-query | nettopo-discover | nettopo-gen | nettopo-bench) ;;
+    nettopo-query | nettopo-discover | nettopo-gen | nettopo-bench | nettopo-balance) ;;
     *)
-        echo "FAIL $name: unknown tool '$tool' (expected nettopo-query, nettopo-discover, nettopo-gen or nettopo-bench)"
+        echo "FAIL $name: unknown tool '$tool' (expected nettopo-query, nettopo-discover, nettopo-gen, nettopo-bench or nettopo-balance)"
         failed+=("$name"); continue ;;
     esac
     if [[ "$stdin_file" != /dev/null && ! -f "$root/$stdin_file" ]]; then

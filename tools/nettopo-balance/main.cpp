@@ -45,8 +45,7 @@ ReportFormat format_of(const Options& o) {
 }
 
 // The cluster: -i, --gen, the preset workload's own, or the default input.
-Cluster load_input(const Options& o, const std::optional<WorkloadPreset>& preset,
-                   Progress* progress) {
+Cluster load_input(const Options& o, const WorkloadPreset* preset, Progress* progress) {
     if (!o.input.empty() && !o.gen.empty()) throw UsageError("give -i or --gen, not both");
     LoadOptions load;
     load.node_level = parse_node_level(o.node_level);
@@ -118,12 +117,6 @@ int list(const Options&) {
     return exit_ok;
 }
 
-std::optional<WorkloadPreset> preset_named(std::string_view spec) {
-    for (const WorkloadPreset& p : workload_presets())
-        if (p.name == spec) return p;
-    return std::nullopt;
-}
-
 int compare(const Options& o, const BalanceReportHeader& base) {
     for (const auto* f :
          {&o.tasks, &o.graph, &o.mapping, &o.speeds, &o.output, &o.rankfile, &o.slurm})
@@ -137,7 +130,7 @@ int compare(const Options& o, const BalanceReportHeader& base) {
     if (o.seed) params.seed = *o.seed;
     TerminalProgress progress("nettopo-balance");
     Progress* shown = o.quiet ? nullptr : &progress;
-    const Cluster cluster = load_input(o, preset_named(o.workload), shown);
+    const Cluster cluster = load_input(o, workload_preset_of(o.workload), shown);
     const CommModel model(cluster, model_options(o, shown));
     const Workload workload(params);
     const auto strategies = make_strategies(o, params.seed);
@@ -145,7 +138,7 @@ int compare(const Options& o, const BalanceReportHeader& base) {
     for (const auto& s : strategies) chosen.push_back(s.get());
     SimulationOptions sim;
     sim.progress = shown;
-    sim.charge_wall_time = o.decision_time == "measured";
+    sim.measure_wall_time = o.decision_time == "measured";
     const std::vector<SimulationResult> results = compare_strategies(model, workload, chosen, sim);
     progress.finish();
 
@@ -173,7 +166,7 @@ int balance_once(const Options& o, const BalanceReportHeader& base) {
                          "to compare strategies)");
     TerminalProgress progress("nettopo-balance");
     Progress* shown = o.quiet ? nullptr : &progress;
-    const Cluster cluster = load_input(o, std::nullopt, shown);
+    const Cluster cluster = load_input(o, nullptr, shown);
     const CommModel model(cluster, model_options(o, shown));
     progress.finish();
     const std::vector<double> loads = read_task_loads(o.tasks);
@@ -187,11 +180,16 @@ int balance_once(const Options& o, const BalanceReportHeader& base) {
     if (strategies.size() != 1) throw UsageError("balancing a given state takes one --strategy");
     const Strategy& strategy = *strategies.front();
 
+    int to_stdout = 0;
+    for (const auto* f : {&o.output, &o.rankfile, &o.slurm}) to_stdout += *f == "-";
+    if (to_stdout > 1) throw UsageError("only one of -o, --rankfile and --slurm can be '-'");
+
     const BalanceInput in{model, loads, graph, speeds, mapping};
     check_balance_input(in);
     const auto start = std::chrono::steady_clock::now();
     const BalanceOutcome out = strategy.balance(in);
     const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
+    const double wall_seconds = o.decision_time == "measured" ? wall.count() : 0.0;
 
     BalanceReportHeader header = base;
     header.parameters.insert(header.parameters.end(),
@@ -218,8 +216,9 @@ int balance_once(const Options& o, const BalanceReportHeader& base) {
                                                             o.slurm, launch.cpu_bind));
         if (!launch.notes.empty()) header.outputs.emplace_back("slurm_notes", launch.notes);
     }
-    write_balance_summary(std::cout, format_of(o), header,
-                          summarize_balance(strategy, in, out, wall.count()));
+    // A file written to standard output keeps it for itself.
+    write_balance_summary(to_stdout ? std::cerr : std::cout, format_of(o), header,
+                          summarize_balance(strategy, in, out, wall_seconds));
     return exit_ok;
 }
 
@@ -275,7 +274,8 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     app.add_option("--decision-time", o.decision_time,
                    "What a centralised decision costs in the simulated run: its measured wall "
-                   "time, or none (then the output is reproducible to the bit)")
+                   "time, or none (no wall time is measured: the output is reproducible to the "
+                   "bit)")
         ->capture_default_str()
         ->check(CLI::IsMember({"measured", "none"}));
     app.add_flag("--json", o.json, "Print JSON");

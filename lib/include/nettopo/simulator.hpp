@@ -50,9 +50,9 @@ struct SimulationResult {
 struct SimulationOptions {
     std::vector<double> pe_speeds; // per PE; empty: all 1
     // Centralised strategies' decisions cost their measured wall time. Off,
-    // they cost nothing and the whole result is reproducible to the bit
-    // (wall times are still measured and reported apart).
-    bool charge_wall_time = true;
+    // no wall time is measured or charged (decision_wall_seconds stays 0),
+    // and the whole result is reproducible to the bit.
+    bool measure_wall_time = true;
     Progress* progress = nullptr;
 };
 

@@ -88,5 +88,8 @@ struct WorkloadPreset {
 // 18,990 and 36,990 tasks on 128 PEs (16 machines x 8), Net Topo 3,600 and
 // 5,400 tasks on 12 PEs.
 std::span<const WorkloadPreset> workload_presets();
+// The preset a workload spec starts from ("packdrop-18990:seed=7" ->
+// packdrop-18990), nullptr for lb_test:... or an unknown name.
+const WorkloadPreset* workload_preset_of(std::string_view spec);
 
 } // namespace nettopo

@@ -149,11 +149,11 @@ SimulationResult run(const CommModel& model, const Workload& workload, const Str
         const double wall =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         check_outcome(*strategy, out, n, num_pes);
-        r.decision_wall_seconds += wall;
-        if (strategy->distributed())
-            r.decision_seconds += out.protocol_seconds;
-        else if (options.charge_wall_time)
-            r.decision_seconds += wall;
+        if (strategy->distributed()) r.decision_seconds += out.protocol_seconds;
+        if (options.measure_wall_time) {
+            r.decision_wall_seconds += wall;
+            if (!strategy->distributed()) r.decision_seconds += wall;
+        }
         r.messages += out.messages;
         r.messages_lost += out.messages_lost;
         r.rounds += out.rounds;

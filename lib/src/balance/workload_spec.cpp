@@ -63,14 +63,19 @@ LbTestParams judged(const LbTestParams& p) {
 
 } // namespace
 
+const WorkloadPreset* workload_preset_of(std::string_view spec) {
+    const std::string_view head = spec.substr(0, spec.find(':'));
+    for (const WorkloadPreset& w : workload_presets())
+        if (w.name == head) return &w;
+    return nullptr;
+}
+
 LbTestParams parse_workload_spec(std::string_view spec) {
     const std::size_t colon = spec.find(':');
     const std::string_view head = spec.substr(0, colon);
     LbTestParams p;
     if (head != "lb_test") {
-        const WorkloadPreset* found = nullptr;
-        for (const WorkloadPreset& w : workload_presets())
-            if (w.name == head) found = &w;
+        const WorkloadPreset* found = workload_preset_of(spec);
         if (!found)
             throw UsageError(fmt::format("workload '{}': expected lb_test:KEY=VALUE,... or a "
                                          "preset ({})",

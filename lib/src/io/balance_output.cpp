@@ -16,7 +16,15 @@ void write_header(std::ostream& out, const BalanceReportHeader& h) {
     out << "# " << h.command << '\n' << "# parameters:";
     for (const auto& [k, v] : h.parameters) out << ' ' << k << '=' << v;
     out << '\n';
-    for (const auto& [k, v] : h.outputs) out << "# " << k << ": " << v << '\n';
+    // A value of several lines stays inside the comment block.
+    for (const auto& [k, v] : h.outputs) {
+        out << "# " << k << ": ";
+        std::string_view text = v;
+        while (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+        for (char c : text)
+            out << (c == '\n' ? std::string_view("\n#   ") : std::string_view(&c, 1));
+        out << '\n';
+    }
 }
 
 void write_json_header(JsonWriter& j, const BalanceReportHeader& h) {
@@ -64,12 +72,13 @@ std::vector<Cell> comparison_cells(const SimulationResult& r) {
         {"lost", "messages_lost", n(r.messages_lost), count(r.messages_lost)},
         {"rounds", "rounds", n(r.rounds), count(r.rounds)},
         {"decision", "decision_seconds", r.decision_seconds, seconds(r.decision_seconds)},
+        {"wall", "decision_wall_seconds", r.decision_wall_seconds,
+         seconds(r.decision_wall_seconds)},
         {"migration", "migration_seconds", r.migration_seconds, seconds(r.migration_seconds)},
         {"hop-bytes", "hop_bytes", r.hop_bytes, amount(r.hop_bytes)},
         {"latency-bytes", "latency_bytes", r.latency_bytes, amount(r.latency_bytes)},
         // Scripts only.
         {nullptr, "compute_seconds", r.compute_seconds, {}},
-        {nullptr, "decision_wall_seconds", r.decision_wall_seconds, {}},
         {nullptr, "steps", n(r.steps), {}},
     };
 }
