@@ -6,14 +6,25 @@
 // adjacent to it (CommModel::adjacent_machines).
 //
 // One exchange step per balance() call, as NborBaseLB does: every PE sends
-// its load to each neighbour; once it has heard from all of them (or the
-// reply timeout passed: it goes on with those it heard from), a PE whose
-// load exceeds the average of itself and its neighbours repeatedly moves its
-// largest task to its currently lightest neighbour (as it knows it, updated
-// by its own moves) while that neighbour's load plus the task stays under
-// its own minus the task, always keeping one task. It then sends every
-// neighbour one migration message (NborBaseLB's LBMigrateMsg, empty or not)
-// listing the tasks it sends there; the sender's decision is the commit.
+// its load to each PE it is a neighbour of; once a PE has heard from all
+// its neighbours (or the reply timeout passed: it goes on with those it
+// heard from), it runs NeighborLB::Strategy on what it heard. If its load
+// exceeds the average of itself and its neighbours, it repeats, while its
+// load stays above that average and more than one of its tasks is left:
+// take the lightest neighbour (as it knows it, updated by its own moves);
+// take its biggest task not yet considered, and while that neighbour's load
+// plus the task is not under its own load minus the task, discard the task
+// for good (it is not tried again on a later neighbour) and take the next
+// biggest; move the first that fits, or stop if none does. (A discarded
+// task would not fit later either: the lightest neighbour's load only
+// grows, ours only shrinks.) It then sends every neighbour one migration
+// message (NborBaseLB's LBMigrateMsg, empty or not) listing the tasks it
+// sends there; the sender's decision is the commit.
+//
+// Departure: Charm++ scales each neighbour's reported times by (my speed /
+// its speed); we compare loads as nettopo defines them everywhere (work /
+// speed, a time), and count a moved task at its time on the sender, as
+// Charm++ counts an object's measured wall time.
 #include "balance/protocol.hpp"
 #include "balance/strategies.hpp"
 
@@ -43,9 +54,20 @@ BalanceOutcome run_neighbor(const BalanceInput& in, const StrategyOptions& optio
     const Neighborhoods nb = neighborhoods(in.comm_model);
     const PeTasks held = tasks_by_pe(P, in.mapping);
 
+    // Nearest machines are not a symmetric relation (a host may be nearest
+    // to a host whose own nearest ones are elsewhere), while NborBaseLB's
+    // shapes are: a PE waits for the load of each of its neighbours. So each
+    // PE sends its load to the PEs that count it as a neighbour (CSR of the
+    // reverse relation); on a symmetric neighbourhood these are its own.
+    std::vector<std::uint32_t> listen_offsets(std::size_t(P) + 1, 0), listeners(nb.pes.size());
+    for (std::uint32_t q : nb.pes) ++listen_offsets[q + 1];
+    for (std::uint32_t p = 0; p < P; ++p) listen_offsets[p + 1] += listen_offsets[p];
+    std::vector<std::uint32_t> fill(listen_offsets.begin(), listen_offsets.end() - 1);
     for (std::uint32_t p = 0; p < P; ++p)
-        for (std::uint32_t q : nb.of(p))
-            net.send({p, q, load_kind, 0, 0, my_load[p], envelope_bytes + 8});
+        for (std::uint32_t q : nb.of(p)) listeners[fill[q]++] = p;
+    for (std::uint32_t p = 0; p < P; ++p)
+        for (std::uint32_t i = listen_offsets[p]; i < listen_offsets[p + 1]; ++i)
+            net.send({p, listeners[i], load_kind, 0, 0, my_load[p], envelope_bytes + 8});
 
     // Per neighbour slot (aligned with nb.pes): what p heard, what p sends.
     std::vector<double> heard(nb.pes.size(), -1);
@@ -67,23 +89,32 @@ BalanceOutcome run_neighbor(const BalanceInput& in, const StrategyOptions& optio
                 lightest.emplace_back(heard[i], i);
             }
         double mine = my_load[p];
-        if (!lightest.empty() && mine > sum / (1.0 + lightest.size())) {
+        const double average = sum / (1.0 + lightest.size());
+        if (!lightest.empty() && mine > average) {
+            // Biggest first: tasks[next] is the top of NeighborLB's max-heap
+            // of objects; the ones before it were moved or discarded.
             tasks.clear();
             for (std::uint32_t t : held.of(p)) tasks.emplace_back(in.task_loads[t] / speed(p), t);
             std::sort(tasks.begin(), tasks.end(), std::greater<>{});
             std::make_heap(lightest.begin(), lightest.end(), std::greater<>{});
-            for (std::size_t k = 0; k + 1 < tasks.size(); ++k) {
-                const auto [load, task] = tasks[k];
-                auto [nload, slot] = lightest.front();
-                if (!(nload + load < mine - load)) break;
+            std::size_t here = tasks.size(), next = 0;
+            do {
+                if (here <= 1) break; // NeighborLB always leaves one object
                 std::pop_heap(lightest.begin(), lightest.end(), std::greater<>{});
-                lightest.back().first += load;
-                std::push_heap(lightest.begin(), lightest.end(), std::greater<>{});
+                auto& [nload, slot] = lightest.back();
+                while (next < tasks.size() &&
+                       !(nload + tasks[next].first < mine - tasks[next].first))
+                    ++next; // discarded for good, as in NeighborLB
+                if (next == tasks.size()) break;
+                const auto [load, task] = tasks[next++];
+                --here;
+                nload += load;
                 mine -= load;
                 ++moves[slot];
                 out.mapping[task] = PeId(nb.pes[slot]);
                 if (trace) trace->commits.push_back({task, p, nb.pes[slot]});
-            }
+                std::push_heap(lightest.begin(), lightest.end(), std::greater<>{});
+            } while (mine > average);
         }
         for (std::uint32_t i = base; i < nb.offsets[p + 1]; ++i)
             net.send(
@@ -95,7 +126,7 @@ BalanceOutcome run_neighbor(const BalanceInput& in, const StrategyOptions& optio
             if (m.kind != load_kind) continue; // migration notices: the runtime's to act on
             const auto mine = nb.of(m.dst);
             const auto it = std::lower_bound(mine.begin(), mine.end(), m.src);
-            if (it == mine.end() || *it != m.src) continue; // not a neighbour of m.dst
+            if (it == mine.end() || *it != m.src) continue; // cannot happen: sent to listeners
             const std::size_t slot = nb.offsets[m.dst] + (it - mine.begin());
             if (heard[slot] >= 0 || decided[m.dst]) continue; // too late to count
             heard[slot] = m.value;
