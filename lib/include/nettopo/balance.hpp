@@ -77,7 +77,7 @@ struct StrategyOptions {
     std::uint32_t gossip_fanout = 2;
     double grapevine_tolerance = 1.05; // stop when max/avg <= this
     std::uint32_t grapevine_phases = 10;
-    double packdrop_tolerance = 0.05;     // v: overloaded above (1 + v) x avg
+    double packdrop_tolerance = 0.05; // v: overloaded above (1 + v) x avg
     // Offers of one pack before it stays home: the authors' code allows 8
     // per PE (then forces acceptance, which we never do). With 3, one pack
     // in 40 found no taker at 16,384 PEs and max/avg stayed at 1.20 (1.09 with 8).
