@@ -281,3 +281,30 @@ TEST_CASE("simulator: bad input is a usage error", "[balance][simulator]") {
     const FakeStrategy off_cluster(false, {PeId(0), PeId(1), PeId(2), PeId(0)});
     CHECK_THROWS_AS(simulate(model, w, &off_cluster), UsageError);
 }
+
+TEST_CASE("simulator: results averaged over seeds, field by field", "[balance][simulator]") {
+    SimulationResult a, b;
+    a.strategy = b.strategy = "x";
+    a.total_seconds = 1;
+    b.total_seconds = 3;
+    a.max_avg_after = 1.5;
+    b.max_avg_after = 1.0;
+    a.migrations = 3;
+    b.migrations = 4; // 3.5 rounds to 4
+    a.rounds = 10;
+    b.rounds = 20;
+    a.hop_bytes = 100;
+    b.hop_bytes = 300;
+    const std::vector<std::vector<SimulationResult>> runs{{a}, {b}};
+    const auto mean = average_results(runs);
+    REQUIRE(mean.size() == 1);
+    CHECK(mean[0].strategy == "x");
+    CHECK(mean[0].total_seconds == 2);
+    CHECK(mean[0].max_avg_after == 1.25);
+    CHECK(mean[0].migrations == 4);
+    CHECK(mean[0].rounds == 15);
+    CHECK(mean[0].hop_bytes == 200);
+    CHECK(average_results({}).empty());
+    const std::vector<std::vector<SimulationResult>> uneven{{a}, {a, b}};
+    CHECK_THROWS_AS(average_results(uneven), UsageError);
+}

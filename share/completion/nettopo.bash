@@ -142,9 +142,10 @@ _nettopo_balance() {
         -i|--input) _filedir; return ;;
         --tasks|--graph|--mapping|--speeds|-o|--output|--rankfile|--slurm) _filedir; return ;;
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
-        --gen|--machine|--iterations|--every|--seed|--loss|--delay|--max-delay|--intra-gbps|--link-gbps) return ;;
+        --decision-time) COMPREPLY=($(compgen -W "measured none" -- "$cur")); return ;;
+        --gen|--iterations|--every|--seed|--seeds|--loss|--delay|--max-delay|--intra-gbps|--link-gbps) return ;;
     esac
-    COMPREPLY=($(compgen -W "-i --input --gen --machine --node-level -w --workload -s --strategy --iterations --every --seed --tasks --graph --mapping --speeds -o --output --rankfile --slurm --loss --delay --max-delay --intra-gbps --link-gbps --json --csv -q --quiet --list --help" -- "$cur"))
+    COMPREPLY=($(compgen -W "-i --input --gen --node-level -w --workload -s --strategy --iterations --every --seed --seeds --decision-time --tasks --graph --mapping --speeds -o --output --rankfile --slurm --loss --delay --max-delay --intra-gbps --link-gbps --json --csv -q --quiet --list --help" -- "$cur"))
 }
 
 complete -F _nettopo_query nettopo-query

@@ -25,6 +25,7 @@ struct Options {
     std::string workload, strategies;
     std::optional<std::uint32_t> iterations, every;
     std::optional<std::uint64_t> seed;
+    std::uint32_t seeds = 1;
     std::string tasks, graph, mapping, speeds, output, rankfile, slurm;
     double loss = 0, delay = 0;
     std::uint32_t max_delay = 4;
@@ -132,14 +133,21 @@ int compare(const Options& o, const BalanceReportHeader& base) {
     Progress* shown = o.quiet ? nullptr : &progress;
     const Cluster cluster = load_input(o, workload_preset_of(o.workload), shown);
     const CommModel model(cluster, model_options(o, shown));
-    const Workload workload(params);
-    const auto strategies = make_strategies(o, params.seed);
-    std::vector<const Strategy*> chosen;
-    for (const auto& s : strategies) chosen.push_back(s.get());
     SimulationOptions sim;
     sim.progress = shown;
     sim.measure_wall_time = o.decision_time == "measured";
-    const std::vector<SimulationResult> results = compare_strategies(model, workload, chosen, sim);
+    // One run per seed, the workload and the strategies drawing from it.
+    std::vector<std::vector<SimulationResult>> runs;
+    for (std::uint32_t i = 0; i < o.seeds; ++i) {
+        LbTestParams seeded = params;
+        seeded.seed = params.seed + i;
+        const Workload workload(seeded);
+        const auto strategies = make_strategies(o, seeded.seed);
+        std::vector<const Strategy*> chosen;
+        for (const auto& s : strategies) chosen.push_back(s.get());
+        runs.push_back(compare_strategies(model, workload, chosen, sim));
+    }
+    const std::vector<SimulationResult> results = average_results(runs);
     progress.finish();
 
     BalanceReportHeader header = base;
@@ -153,7 +161,9 @@ int compare(const Options& o, const BalanceReportHeader& base) {
                                                       format_number(params.max_load_us))},
                               {"iterations", fmt::format("{}", params.iterations)},
                               {"every", fmt::format("{}", params.every)},
-                              {"seed", fmt::format("{}", params.seed)},
+                              {"seed", o.seeds == 1 ? fmt::format("{}", params.seed)
+                                                    : fmt::format("{}-{} (means)", params.seed,
+                                                                  params.seed + o.seeds - 1)},
                               {"distance_index", model.index().description()}});
     add_fault_parameters(o, header);
     write_comparison(std::cout, format_of(o), header, results);
@@ -250,6 +260,10 @@ int main(int argc, char** argv) {
     app.add_option("--every", o.every, "Balance after every K iterations")
         ->check(CLI::Range(1u, 4294967295u));
     app.add_option("--seed", o.seed, "Seed of the workload and of the strategies");
+    app.add_option("--seeds", o.seeds,
+                   "Compare over N seeds (--seed, --seed + 1, ...) and print the means")
+        ->capture_default_str()
+        ->check(CLI::Range(1u, 100000u));
     app.add_option("--tasks", o.tasks, "Task loads, CSV task,load (seconds)");
     app.add_option("--graph", o.graph, "Task communication, CSV a,b,bytes per iteration");
     app.add_option("--mapping", o.mapping, "Current mapping, CSV task,pe");

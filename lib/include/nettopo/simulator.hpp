@@ -61,6 +61,10 @@ SimulationResult simulate(const CommModel& model, const Workload& workload,
                           const Strategy* strategy, const SimulationOptions& options = {});
 
 // The no-balancing run followed by each strategy's, speedups filled in.
+// Field by field, the mean of several compare_strategies results (one per
+// seed, the same strategies in the same order); counts are rounded.
+std::vector<SimulationResult> average_results(std::span<const std::vector<SimulationResult>> runs);
+
 std::vector<SimulationResult> compare_strategies(const CommModel& model, const Workload& workload,
                                                  std::span<const Strategy* const> strategies,
                                                  const SimulationOptions& options = {});

@@ -214,4 +214,45 @@ std::vector<SimulationResult> compare_strategies(const CommModel& model, const W
     return results;
 }
 
+std::vector<SimulationResult> average_results(std::span<const std::vector<SimulationResult>> runs) {
+    if (runs.empty()) return {};
+    std::vector<SimulationResult> mean = runs.front();
+    for (const auto& run : runs)
+        if (run.size() != mean.size())
+            throw UsageError("average_results: the runs compare different strategies");
+    const double n = static_cast<double>(runs.size());
+    // Counts are rounded to the nearest whole one; everything else is a plain mean.
+    const auto count = [&](auto field) {
+        return [&, field](std::size_t i) {
+            double sum = 0;
+            for (const auto& run : runs) sum += static_cast<double>(run[i].*field);
+            return std::llround(sum / n);
+        };
+    };
+    const auto real = [&](double SimulationResult::*field) {
+        return [&, field](std::size_t i) {
+            double sum = 0;
+            for (const auto& run : runs) sum += run[i].*field;
+            return sum / n;
+        };
+    };
+    for (std::size_t i = 0; i < mean.size(); ++i) {
+        SimulationResult& m = mean[i];
+        for (double SimulationResult::*f :
+             {&SimulationResult::total_seconds, &SimulationResult::compute_seconds,
+              &SimulationResult::decision_seconds, &SimulationResult::migration_seconds,
+              &SimulationResult::speedup, &SimulationResult::max_avg_after,
+              &SimulationResult::max_avg_before, &SimulationResult::migration_bytes,
+              &SimulationResult::decision_wall_seconds, &SimulationResult::hop_bytes,
+              &SimulationResult::latency_bytes})
+            m.*f = real(f)(i);
+        m.migrations = static_cast<std::uint64_t>(count(&SimulationResult::migrations)(i));
+        m.messages = static_cast<std::uint64_t>(count(&SimulationResult::messages)(i));
+        m.messages_lost = static_cast<std::uint64_t>(count(&SimulationResult::messages_lost)(i));
+        m.rounds = static_cast<std::uint32_t>(count(&SimulationResult::rounds)(i));
+        m.steps = static_cast<std::uint32_t>(count(&SimulationResult::steps)(i));
+    }
+    return mean;
+}
+
 } // namespace nettopo
