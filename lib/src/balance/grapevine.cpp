@@ -257,25 +257,9 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
 
 } // namespace protocol
 
-namespace {
-
-class Grapevine final : public Strategy {
-public:
-    explicit Grapevine(const StrategyOptions& o) : options_(o) {}
-    std::string_view name() const override { return "grapevine"; }
-    bool distributed() const override { return true; }
-    BalanceOutcome balance(const BalanceInput& in) const override {
-        return protocol::run_grapevine(in, options_);
-    }
-
-private:
-    StrategyOptions options_;
-};
-
-} // namespace
-
 std::unique_ptr<Strategy> make_grapevine(const StrategyOptions& options) {
-    return std::make_unique<Grapevine>(options);
+    return std::make_unique<protocol::ProtocolStrategy>("grapevine", protocol::run_grapevine,
+                                                        options);
 }
 
 } // namespace nettopo

@@ -143,25 +143,9 @@ BalanceOutcome run_neighbor(const BalanceInput& in, const StrategyOptions& optio
 
 } // namespace protocol
 
-namespace {
-
-class Neighbor final : public Strategy {
-public:
-    explicit Neighbor(const StrategyOptions& o) : options_(o) {}
-    std::string_view name() const override { return "neighbor"; }
-    bool distributed() const override { return true; }
-    BalanceOutcome balance(const BalanceInput& in) const override {
-        return protocol::run_neighbor(in, options_);
-    }
-
-private:
-    StrategyOptions options_;
-};
-
-} // namespace
-
 std::unique_ptr<Strategy> make_neighbor(const StrategyOptions& options) {
-    return std::make_unique<Neighbor>(options);
+    return std::make_unique<protocol::ProtocolStrategy>("neighbor", protocol::run_neighbor,
+                                                        options);
 }
 
 } // namespace nettopo

@@ -255,25 +255,9 @@ BalanceOutcome run_packdrop(const BalanceInput& in, const StrategyOptions& optio
 
 } // namespace protocol
 
-namespace {
-
-class PackDrop final : public Strategy {
-public:
-    explicit PackDrop(const StrategyOptions& o) : options_(o) {}
-    std::string_view name() const override { return "packdrop"; }
-    bool distributed() const override { return true; }
-    BalanceOutcome balance(const BalanceInput& in) const override {
-        return protocol::run_packdrop(in, options_);
-    }
-
-private:
-    StrategyOptions options_;
-};
-
-} // namespace
-
 std::unique_ptr<Strategy> make_packdrop(const StrategyOptions& options) {
-    return std::make_unique<PackDrop>(options);
+    return std::make_unique<protocol::ProtocolStrategy>("packdrop", protocol::run_packdrop,
+                                                        options);
 }
 
 } // namespace nettopo

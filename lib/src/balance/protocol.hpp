@@ -149,6 +149,24 @@ BalanceOutcome run_packdrop(const BalanceInput& in, const StrategyOptions& optio
 BalanceOutcome run_neighbor(const BalanceInput& in, const StrategyOptions& options,
                             Trace* trace = nullptr);
 
+// The registry's face of a protocol: its name and the entry point that runs it.
+class ProtocolStrategy final : public Strategy {
+public:
+    using Run = BalanceOutcome (*)(const BalanceInput&, const StrategyOptions&, Trace*);
+    ProtocolStrategy(std::string_view name, Run run, const StrategyOptions& options)
+        : name_(name), run_(run), options_(options) {}
+    std::string_view name() const override { return name_; }
+    bool distributed() const override { return true; }
+    BalanceOutcome balance(const BalanceInput& in) const override {
+        return run_(in, options_, nullptr);
+    }
+
+private:
+    std::string_view name_;
+    Run run_;
+    StrategyOptions options_;
+};
+
 // NeighborLB's neighbourhood of each PE: the other PEs of its machine and
 // those of CommModel::adjacent_machines(its machine), increasing (CSR).
 struct Neighborhoods {
