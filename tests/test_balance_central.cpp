@@ -607,7 +607,11 @@ TEST_CASE("every centralised strategy: complete, deterministic, edge cases", "[b
         const BalanceOutcome out = strategy->balance(s.input(model));
         require_complete(s.input(model), out);
         CHECK(max_of(loads_of(s.input(model), out.mapping)) == 5);
-        // Bad input is refused at the door.
+        // Bad input is refused at the door: loads each finite but whose
+        // sum is not, and a mapping of the wrong size.
+        s.loads = {1e308, 1e308, 1e308};
+        CHECK_THROWS_AS(strategy->balance(s.input(model)), UsageError);
+        s.loads = {5, 1, 3};
         s.mapping.pop_back();
         CHECK_THROWS_AS(strategy->balance(s.input(model)), UsageError);
     }
@@ -615,6 +619,8 @@ TEST_CASE("every centralised strategy: complete, deterministic, edge cases", "[b
     bad.refine_step = 0;
     CHECK_THROWS_AS(make_strategy("refine", bad), UsageError);
     CHECK_THROWS_AS(make_strategy("topo-refine", bad), UsageError);
+    bad.refine_step = 1e-20; // would overflow the count of search steps
+    CHECK_THROWS_AS(make_strategy("refine", bad), UsageError);
 }
 
 TEST_CASE("centralised strategies on 100,000 tasks and 4,096 PEs", "[.bench][balance-bench]") {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <limits>
 #include <random>
 
 using namespace nettopo;
@@ -307,4 +308,24 @@ TEST_CASE("simulator: results averaged over seeds, field by field", "[balance][s
     CHECK(average_results({}).empty());
     const std::vector<std::vector<SimulationResult>> uneven{{a}, {a, b}};
     CHECK_THROWS_AS(average_results(uneven), UsageError);
+}
+
+TEST_CASE("simulator: steps and phases past 2^31 iterations do not wrap", "[balance][simulator]") {
+    const Cluster cluster = generate_from_spec("complete --machines 1 --machine 'core:2 pu:1'");
+    const CommModel model(cluster);
+    LbTestParams p;
+    p.tasks = 4;
+    p.iterations = 4294967295u;
+    p.every = 3000000000u; // one step; the next would be past 2^32
+    const Workload w(p);
+    // lb_test's first redraw would come after every * 3/2 > iterations.
+    CHECK(w.phase_of_iteration(4294967294u) == 0);
+    CHECK(w.next_phase_start(0) == std::numeric_limits<std::uint32_t>::max());
+    const FakeStrategy keep(false, w.initial_mapping(2));
+    const SimulationResult r = simulate(model, w, &keep);
+    CHECK(r.steps == 1);
+    const auto l = w.loads(0);
+    const double makespan = std::max(l[0] + l[1], l[2] + l[3]);
+    // Each PE also sends its ring neighbour on the other PE a message.
+    CHECK(r.compute_seconds >= makespan * 4294967295.0 * (1 - 1e-9));
 }

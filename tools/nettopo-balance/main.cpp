@@ -80,7 +80,8 @@ std::vector<std::unique_ptr<Strategy>> make_strategies(const Options& o, std::ui
     while (!rest.empty()) {
         const auto comma = rest.find(',');
         const std::string_view name = rest.substr(0, comma);
-        if (name.empty()) throw UsageError("--strategy: empty name in the list");
+        if (name.empty() || (comma != std::string_view::npos && comma + 1 == rest.size()))
+            throw UsageError("--strategy: empty name in the list");
         if (name != "none") // the run without balancing is always the first row
             made.push_back(make_strategy(name, options));
         rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
@@ -171,6 +172,8 @@ int compare(const Options& o, const BalanceReportHeader& base) {
 }
 
 int balance_once(const Options& o, const BalanceReportHeader& base) {
+    if (o.iterations || o.every || o.seeds != 1)
+        throw UsageError("--iterations, --every and --seeds go with --workload (a simulated run)");
     if (o.tasks.empty() || o.mapping.empty())
         throw UsageError("balancing a given state needs --tasks and --mapping (or --workload "
                          "to compare strategies)");

@@ -35,6 +35,11 @@ void check_balance_input(const BalanceInput& in) {
             throw UsageError(fmt::format("task {} is mapped to PE {}, but the cluster has {} PEs",
                                          t, in.mapping[t].value, num_pes));
     }
+    // Each load finite is not enough: PE loads are sums.
+    double total = 0;
+    for (double load : in.task_loads) total += load;
+    if (!std::isfinite(total))
+        throw UsageError(fmt::format("the task loads add up to {}: too large to balance", total));
     for (std::size_t p = 0; p < in.pe_speeds.size(); ++p)
         if (!std::isfinite(in.pe_speeds[p]) || in.pe_speeds[p] <= 0)
             throw UsageError(fmt::format("PE {}: speed must be a finite number > 0, not {}", p,

@@ -97,6 +97,8 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
     std::size_t next_deadline = 0;
     std::uint64_t pending_total = 0;
 
+    // A receiver's chance, as DistributedLB weighs it: (T0 - load) / T0.
+    const auto weight = [&](std::uint32_t q) { return (T0 - announced[q]) / T0; };
     auto setup = [&](std::uint32_t pe) -> Donor& {
         if (donor_of[pe] >= 0) return donors[donor_of[pe]];
         Donor d;
@@ -105,8 +107,10 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
             double sum = 0;
             for (std::uint32_t b = 0; b < 64; ++b) {
                 const std::uint32_t q = w * 64 + b;
-                if (q < P && known.knows(pe, q)) {
-                    sum += (T0 - announced[q]) / T0;
+                // PEs that gossiped (under 1.05 avg) may still be above T0 when
+                // max/avg < 1.1: weight 0, never drawn, not counted as known.
+                if (q < P && known.knows(pe, q) && announced[q] < T0) {
+                    sum += weight(q);
                     ++d.known_count;
                 }
             }
@@ -131,8 +135,8 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
         std::uint32_t last = P;
         for (std::uint32_t b = 0; b < 64; ++b) {
             const std::uint32_t q = w * 64 + b;
-            if (q >= P || !known.knows(pe, q)) continue;
-            cum += (T0 - announced[q]) / T0;
+            if (q >= P || !known.knows(pe, q) || !(announced[q] < T0)) continue;
+            cum += weight(q);
             last = q;
             if (cum >= target) return q;
         }

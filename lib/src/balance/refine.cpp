@@ -141,8 +141,9 @@ void check_refine_options(const StrategyOptions& options) {
     if (!std::isfinite(options.refine_tolerance) || options.refine_tolerance < 1)
         throw UsageError(fmt::format("the refine tolerance must be a finite number >= 1, not {}",
                                      options.refine_tolerance));
-    if (!std::isfinite(options.refine_step) || !(options.refine_step > 0))
-        throw UsageError(fmt::format("the refine step must be a finite number > 0, not {}",
+    // Below 1e-6 the search would count more steps than it can index.
+    if (!std::isfinite(options.refine_step) || !(options.refine_step >= 1e-6))
+        throw UsageError(fmt::format("the refine step must be a finite number >= 1e-6, not {}",
                                      options.refine_step));
 }
 

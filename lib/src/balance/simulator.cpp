@@ -111,8 +111,10 @@ SimulationResult run(const CommModel& model, const Workload& workload, const Str
             have_loads = true;
         }
         // The segment ends at the next step, the next phase change or the end.
-        std::uint32_t end = std::min(iterations, (it / every + 1) * every);
-        end = std::min(end, workload.next_phase_start(it));
+        // In 64 bits: the next multiple of `every` may not fit 32.
+        const std::uint64_t next_step = (std::uint64_t{it} / every + 1) * every;
+        const auto end = static_cast<std::uint32_t>(
+            std::min<std::uint64_t>({iterations, next_step, workload.next_phase_start(it)}));
         const std::uint32_t count = end - it;
 
         std::fill(pe_load.begin(), pe_load.end(), 0.0);

@@ -192,13 +192,13 @@ std::uint32_t Workload::phase_of_iteration(std::uint32_t iteration) const {
     // lb_test shuffles when nTimes > every and (nTimes - every/2) % every == 0,
     // nTimes counting from 1: before iterations 3e/2, 5e/2, ... counted from 0.
     // With every = 1 each step balances, and balancing comes first there.
-    const std::uint32_t first = params_.every + params_.every / 2;
+    const std::uint64_t first = std::uint64_t{params_.every} + params_.every / 2;
     if (!params_.redraw || params_.every < 2 || iteration < first) return 0;
-    return (iteration - first) / params_.every + 1;
+    return static_cast<std::uint32_t>((iteration - first) / params_.every + 1);
 }
 
 std::uint32_t Workload::next_phase_start(std::uint32_t iteration) const {
-    const std::uint64_t first = params_.every + params_.every / 2;
+    const std::uint64_t first = std::uint64_t{params_.every} + params_.every / 2;
     if (!params_.redraw || params_.every < 2) return std::numeric_limits<std::uint32_t>::max();
     const std::uint64_t next =
         iteration < first

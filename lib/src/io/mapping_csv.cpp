@@ -81,15 +81,18 @@ double amount_field(const std::string& path, std::size_t line, std::string_view 
     return *v;
 }
 
+std::string out_of_range(std::uint32_t task, std::size_t num_tasks) {
+    if (num_tasks == 0) return fmt::format("task {} out of range: there are no tasks", task);
+    return fmt::format("task {} out of range: {} tasks, 0..{}", task, num_tasks, num_tasks - 1);
+}
+
 // Tasks 0..N-1 each once, whatever the order of the lines.
 class TaskSlots {
 public:
     explicit TaskSlots(std::uint32_t n) : line_of_(n, 0) {}
     void take(const std::string& path, std::size_t line, std::uint32_t task) {
         if (task >= line_of_.size())
-            throw InputError(path, line,
-                             fmt::format("task {} out of range: {} tasks, 0..{}", task,
-                                         line_of_.size(), line_of_.size() - 1));
+            throw InputError(path, line, out_of_range(task, line_of_.size()));
         if (line_of_[task] != 0)
             throw InputError(
                 path, line,
@@ -140,9 +143,7 @@ TaskGraph read_task_graph(const std::string& path, std::uint32_t num_tasks) {
                    amount_field(path, line, "bytes", f[2])};
         for (TaskId t : {e.a, e.b})
             if (t.value >= num_tasks)
-                throw InputError(path, line,
-                                 fmt::format("task {} out of range: {} tasks, 0..{}", t.value,
-                                             num_tasks, num_tasks - 1));
+                throw InputError(path, line, out_of_range(t.value, num_tasks));
         edges.push_back(e);
     });
     return TaskGraph(num_tasks, edges);
