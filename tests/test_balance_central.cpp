@@ -647,4 +647,19 @@ TEST_CASE("centralised strategies on 100,000 tasks and 4,096 PEs", "[.bench][bal
     }
 }
 
+TEST_CASE("strategy lists as users write them", "[balance]") {
+    const auto names_of = [](std::string_view list) {
+        std::vector<std::string> n;
+        for (const auto& s : make_strategies(list)) n.emplace_back(s->name());
+        return n;
+    };
+    CHECK(names_of("greedy,none,topo-refine") == std::vector<std::string>{"greedy", "topo-refine"});
+    const std::vector<std::string> all(strategy_names().begin(), strategy_names().end());
+    CHECK(names_of("") == all);
+    CHECK(names_of("all") == all);
+    CHECK(all.size() == 8);
+    for (const char* bad : {"greedy,", ",greedy", "greedy,,refine", "fastest", "Greedy"})
+        CHECK_THROWS_AS(make_strategies(bad), UsageError);
+}
+
 } // namespace nettopo

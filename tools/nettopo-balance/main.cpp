@@ -70,23 +70,7 @@ StrategyOptions strategy_options(const Options& o, std::uint64_t seed) {
 }
 
 std::vector<std::unique_ptr<Strategy>> make_strategies(const Options& o, std::uint64_t seed) {
-    std::vector<std::unique_ptr<Strategy>> made;
-    const StrategyOptions options = strategy_options(o, seed);
-    if (o.strategies.empty() || o.strategies == "all") {
-        for (std::string_view name : strategy_names()) made.push_back(make_strategy(name, options));
-        return made;
-    }
-    std::string_view rest = o.strategies;
-    while (!rest.empty()) {
-        const auto comma = rest.find(',');
-        const std::string_view name = rest.substr(0, comma);
-        if (name.empty() || (comma != std::string_view::npos && comma + 1 == rest.size()))
-            throw UsageError("--strategy: empty name in the list");
-        if (name != "none") // the run without balancing is always the first row
-            made.push_back(make_strategy(name, options));
-        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-    }
-    return made;
+    return nettopo::make_strategies(o.strategies, strategy_options(o, seed));
 }
 
 CommModelOptions model_options(const Options& o, Progress* progress) {

@@ -45,4 +45,22 @@ std::unique_ptr<Strategy> make_strategy(std::string_view name, const StrategyOpt
         fmt::format("unknown strategy '{}' (known: {})", name, fmt::join(names, ", ")));
 }
 
+std::vector<std::unique_ptr<Strategy>> make_strategies(std::string_view list,
+                                                       const StrategyOptions& options) {
+    std::vector<std::unique_ptr<Strategy>> made;
+    if (list.empty() || list == "all") {
+        for (std::string_view name : names) made.push_back(make_strategy(name, options));
+        return made;
+    }
+    for (std::size_t start = 0;;) {
+        const std::size_t comma = list.find(',', start);
+        const std::string_view name = list.substr(start, comma - start);
+        if (name.empty()) throw UsageError("--strategy: empty name in the list");
+        if (name != "none") made.push_back(make_strategy(name, options));
+        if (comma == std::string_view::npos) break;
+        start = comma + 1;
+    }
+    return made;
+}
+
 } // namespace nettopo
