@@ -13,6 +13,7 @@
 // tasks send (lb_test's patterns are symmetric, so this is exact for them).
 #include "nettopo/simulator.hpp"
 
+#include "nettopo/balance_summary.hpp"
 #include "nettopo/error.hpp"
 
 #include <algorithm>
@@ -27,8 +28,7 @@ namespace {
 // What a mapping costs per iteration beyond computation.
 struct MappingCost {
     std::vector<double> comm_seconds; // per PE
-    double hop_bytes = 0;             // per iteration
-    double latency_bytes = 0;
+    CommCost bytes;                   // per iteration
 };
 
 MappingCost mapping_cost(const CommModel& model, const TaskGraph& graph,
@@ -40,24 +40,9 @@ MappingCost mapping_cost(const CommModel& model, const TaskGraph& graph,
         if (pa == pb) continue;
         c.comm_seconds[pa.value] += model.transfer_seconds(pa, pb, e.bytes / 2);
         c.comm_seconds[pb.value] += model.transfer_seconds(pb, pa, e.bytes / 2);
-        c.hop_bytes += e.bytes * model.hops(pa, pb);
-        c.latency_bytes += e.bytes * model.latency_ns(pa, pb);
     }
+    c.bytes = communication_cost(model, graph, mapping);
     return c;
-}
-
-// max / average of the PE loads; 1 when there is no load at all.
-double max_over_average(std::span<const double> task_loads, std::span<const PeId> mapping,
-                        std::span<const double> speeds, std::vector<double>& pe_load) {
-    std::fill(pe_load.begin(), pe_load.end(), 0.0);
-    for (std::size_t t = 0; t < mapping.size(); ++t) pe_load[mapping[t].value] += task_loads[t];
-    double sum = 0, max = 0;
-    for (std::size_t p = 0; p < pe_load.size(); ++p) {
-        const double l = pe_load[p] / speeds[p];
-        sum += l;
-        max = std::max(max, l);
-    }
-    return sum > 0 ? max / (sum / double(pe_load.size())) : 1.0;
 }
 
 void check_outcome(const Strategy& strategy, const BalanceOutcome& out, std::uint32_t num_tasks,
@@ -102,6 +87,39 @@ SimulationResult run(const CommModel& model, const Workload& workload, const Str
     std::uint32_t since_step = 0; // iterations measured since the previous step
 
     const std::uint32_t iterations = params.iterations, every = params.every;
+    // A balancing step of the strategy on `in`, its costs and its migrations.
+    const auto step_of = [&](const BalanceInput& in) {
+        const auto start = std::chrono::steady_clock::now();
+        BalanceOutcome out = strategy->balance(in);
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        check_outcome(*strategy, out, n, num_pes);
+        if (strategy->distributed()) r.decision_seconds += out.protocol_seconds;
+        if (options.measure_wall_time) {
+            r.decision_wall_seconds += wall;
+            if (!strategy->distributed()) r.decision_seconds += wall;
+        }
+        r.messages += out.messages;
+        r.messages_lost += out.messages_lost;
+        r.rounds += out.rounds;
+        r.max_avg_after += max_avg(pe_loads(in, out.mapping));
+
+        bool moved = false;
+        for (std::uint32_t t = 0; t < n; ++t) {
+            const PeId from = mapping[t], to = out.mapping[t];
+            if (from == to) continue;
+            moved = true;
+            ++r.migrations;
+            r.migration_bytes += params.task_bytes;
+            received[to.value] += model.transfer_seconds(from, to, params.task_bytes);
+        }
+        if (moved) {
+            r.migration_seconds += *std::max_element(received.begin(), received.end());
+            std::fill(received.begin(), received.end(), 0.0);
+            mapping = std::move(out.mapping);
+            cost = mapping_cost(model, workload.graph(), mapping);
+        }
+    };
     std::uint32_t it = 0;
     while (it < iterations) {
         const std::uint32_t phase = workload.phase_of_iteration(it);
@@ -123,8 +141,8 @@ SimulationResult run(const CommModel& model, const Workload& workload, const Str
         for (std::uint32_t p = 0; p < num_pes; ++p)
             makespan = std::max(makespan, pe_load[p] / speeds[p] + cost.comm_seconds[p]);
         r.compute_seconds += makespan * count;
-        r.hop_bytes += cost.hop_bytes * count;
-        r.latency_bytes += cost.latency_bytes * count;
+        r.hop_bytes += cost.bytes.hop_bytes * count;
+        r.latency_bytes += cost.bytes.latency_bytes * count;
         for (std::uint32_t t = 0; t < n; ++t) measured[t] += loads[t] * count;
         since_step += count;
         it = end;
@@ -135,48 +153,14 @@ SimulationResult run(const CommModel& model, const Workload& workload, const Str
         // over the iterations since the previous step. Without one, the
         // imbalance it would have seen is still reported.
         for (double& m : measured) m /= since_step;
-        if (!strategy) {
-            const double imbalance = max_over_average(measured, mapping, speeds, pe_load);
-            r.max_avg_before += imbalance;
-            r.max_avg_after += imbalance;
-            ++r.steps;
-            std::fill(measured.begin(), measured.end(), 0.0);
-            since_step = 0;
-            continue;
-        }
         const BalanceInput in{model,   measured, workload.graph(), options.pe_speeds,
                               mapping, r.steps};
-        const auto start = std::chrono::steady_clock::now();
-        BalanceOutcome out = strategy->balance(in);
-        const double wall =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        check_outcome(*strategy, out, n, num_pes);
-        if (strategy->distributed()) r.decision_seconds += out.protocol_seconds;
-        if (options.measure_wall_time) {
-            r.decision_wall_seconds += wall;
-            if (!strategy->distributed()) r.decision_seconds += wall;
-        }
-        r.messages += out.messages;
-        r.messages_lost += out.messages_lost;
-        r.rounds += out.rounds;
-        r.max_avg_before += max_over_average(measured, mapping, speeds, pe_load);
-        r.max_avg_after += max_over_average(measured, out.mapping, speeds, pe_load);
-
-        bool moved = false;
-        for (std::uint32_t t = 0; t < n; ++t) {
-            const PeId from = mapping[t], to = out.mapping[t];
-            if (from == to) continue;
-            moved = true;
-            ++r.migrations;
-            r.migration_bytes += params.task_bytes;
-            received[to.value] += model.transfer_seconds(from, to, params.task_bytes);
-        }
-        if (moved) {
-            r.migration_seconds += *std::max_element(received.begin(), received.end());
-            std::fill(received.begin(), received.end(), 0.0);
-            mapping = std::move(out.mapping);
-            cost = mapping_cost(model, workload.graph(), mapping);
-        }
+        const double imbalance = max_avg(pe_loads(in, mapping));
+        r.max_avg_before += imbalance;
+        if (strategy)
+            step_of(in);
+        else
+            r.max_avg_after += imbalance;
         ++r.steps;
         std::fill(measured.begin(), measured.end(), 0.0);
         since_step = 0;
