@@ -334,13 +334,16 @@ TEST_CASE("family_from_spec reads back every family's spec", "[closed-form]") {
     CHECK(family_from_spec("mesh --dims 4x4 --concentration 0")->spec() == "mesh --dims 4x4");
     CHECK(family_from_spec("fat-tree --xgft 2;4,4;1,4")->spec() == "fat-tree --xgft \"2;4,4;1,4\"");
     CHECK(family_from_spec("fat-tree --n 3 --k 4")->spec() == "fat-tree --k 4 --n 3");
+    // Quoted as a shell would: single quotes too, as in cluster specs.
+    CHECK(family_from_spec("fat-tree --xgft '2;4,4;1,4'")->spec() ==
+          "fat-tree --xgft \"2;4,4;1,4\"");
 
     for (const char* bad :
          {"", "   ", "blob --x 1", "torus", "torus --dims", "torus --dims 4x0", "torus 4x4",
           "torus --dims 4x4 --dims 2", "torus --dims 4x4 --k 3", "ring --machines -3",
           "ring --machines 4 --concentration x", "fat-tree --k 4 --n 2 --xgft \"1;2;1\"",
-          "fat-tree --xgft \"2;4,4;1,4", "fat-tree --k 4", "slimfly --q 6",
-          "dragonfly --p 1 --a 2 --h 1 --g 4", "hypercube --dim 40"}) {
+          "fat-tree --xgft \"2;4,4;1,4", "fat-tree --xgft '2;4,4;1,4", "fat-tree --k 4",
+          "slimfly --q 6", "dragonfly --p 1 --a 2 --h 1 --g 4", "hypercube --dim 40"}) {
         INFO("'" << bad << "'");
         CHECK_THROWS_AS(family_from_spec(bad), UsageError);
     }

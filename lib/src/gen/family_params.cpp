@@ -1,6 +1,7 @@
 // Text forms of family parameters and the thesis presets.
 #include "family_limits.hpp"
 #include "nettopo/family.hpp"
+#include "spec_words.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -28,31 +29,6 @@ std::vector<std::uint32_t> read_list(std::string_view text, char sep, std::strin
         out.push_back(v);
         if (end == text.size()) return out;
         start = end + 1;
-    }
-}
-
-// The words of a spec: blank-separated, a double-quoted word taken whole
-// (without its quotes), as a shell would pass them to nettopo-gen.
-std::vector<std::string> spec_words(std::string_view spec) {
-    std::vector<std::string> words;
-    std::size_t i = 0;
-    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-    while (true) {
-        while (i < spec.size() && blank(spec[i])) ++i;
-        if (i == spec.size()) return words;
-        std::string word;
-        while (i < spec.size() && !blank(spec[i])) {
-            if (spec[i] == '"') {
-                const std::size_t close = spec.find('"', i + 1);
-                if (close == std::string_view::npos)
-                    throw UsageError(fmt::format("family '{}': unmatched '\"'", spec));
-                word.append(spec.substr(i + 1, close - i - 1));
-                i = close + 1;
-            } else {
-                word += spec[i++];
-            }
-        }
-        words.push_back(std::move(word));
     }
 }
 
@@ -116,7 +92,7 @@ private:
 } // namespace
 
 std::unique_ptr<Family> family_from_spec(std::string_view spec) {
-    const std::vector<std::string> words = spec_words(spec);
+    const std::vector<std::string> words = detail::spec_words(spec, "family");
     if (words.empty()) throw UsageError("empty family: expected a family and its options");
     const std::string_view name = words[0];
     const auto options = [&](std::initializer_list<std::string_view> known) {
@@ -196,5 +172,32 @@ std::unique_ptr<Family> make_preset(std::string_view name) {
     if (name == "tree-G") return make_binary_tree(10);
     throw UsageError(fmt::format("unknown preset '{}' (known: {})", name, preset_names));
 }
+
+namespace detail {
+
+std::vector<std::string> spec_words(std::string_view spec, std::string_view what) {
+    std::vector<std::string> words;
+    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    std::size_t i = 0;
+    while (true) {
+        while (i < spec.size() && blank(spec[i])) ++i;
+        if (i == spec.size()) return words;
+        std::string word;
+        while (i < spec.size() && !blank(spec[i])) {
+            if (spec[i] == '"' || spec[i] == '\'') {
+                const std::size_t close = spec.find(spec[i], i + 1);
+                if (close == std::string_view::npos)
+                    throw UsageError(fmt::format("{} '{}': unmatched {}", what, spec, spec[i]));
+                word.append(spec.substr(i + 1, close - i - 1));
+                i = close + 1;
+            } else {
+                word += spec[i++];
+            }
+        }
+        words.push_back(std::move(word));
+    }
+}
+
+} // namespace detail
 
 } // namespace nettopo

@@ -2,6 +2,7 @@
 // checked like any other.
 #include "nettopo/generate.hpp"
 
+#include "gen/spec_words.hpp"
 #include "io/parse_util.hpp"
 #include "nettopo/cluster_builder.hpp"
 #include "nettopo/error.hpp"
@@ -168,39 +169,10 @@ Cluster generate(const Family& family, const MachineType& machine, const Generat
     return cluster;
 }
 
-namespace {
-
-// Blank-separated words; a '...' or "..." part is taken whole, without its
-// quotes, as a shell passes it.
-std::vector<std::string> shell_words(std::string_view spec) {
-    std::vector<std::string> words;
-    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-    std::size_t i = 0;
-    while (true) {
-        while (i < spec.size() && blank(spec[i])) ++i;
-        if (i == spec.size()) return words;
-        std::string word;
-        while (i < spec.size() && !blank(spec[i])) {
-            if (spec[i] == '"' || spec[i] == '\'') {
-                const std::size_t close = spec.find(spec[i], i + 1);
-                if (close == std::string_view::npos)
-                    throw UsageError(fmt::format("cluster '{}': unmatched {}", spec, spec[i]));
-                word.append(spec.substr(i + 1, close - i - 1));
-                i = close + 1;
-            } else {
-                word += spec[i++];
-            }
-        }
-        words.push_back(std::move(word));
-    }
-}
-
-} // namespace
-
 // The machine and link options are taken out here; what is left is the
 // family's own spec, which family_from_spec judges.
 Cluster generate_from_spec(std::string_view spec, const GenerateOptions& options) {
-    const std::vector<std::string> words = shell_words(spec);
+    const std::vector<std::string> words = detail::spec_words(spec, "cluster");
     std::string family_spec, machine;
     GenerateOptions opts = options;
     for (std::size_t i = 0; i < words.size(); ++i) {
