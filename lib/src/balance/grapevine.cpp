@@ -48,9 +48,9 @@ struct OpenOffer {
 
 // What a PE above T knows and holds while it donates.
 struct Donor {
-    std::vector<double> word_prefix;                     // weight of the known PEs, by 64-PE word
-    std::vector<std::pair<std::uint32_t, double>> added; // its own sends, per receiver
-    std::vector<std::pair<double, std::uint32_t>> heap;  // (load, task), min first
+    std::vector<double> word_prefix;                    // weight of the known PEs, by 64-PE word
+    SentTally sent;                                     // its own sends, per receiver
+    std::vector<std::pair<double, std::uint32_t>> heap; // (load, task), min first
     std::uint32_t objs_count = 0, known_count = 0, negacks = 0, pending = 0;
     std::int64_t trials_left = 0;
 };
@@ -142,12 +142,6 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
         }
         return last; // rounding at the top end: the last known PE of the word
     };
-    auto view = [&](const Donor& d, std::uint32_t q) {
-        double l = announced[q];
-        for (const auto& [r, a] : d.added)
-            if (r == q) l += a;
-        return l;
-    };
     // MapObjsToPe over the donor's heap (or one refused task's).
     auto map_objs = [&](std::uint32_t pe, Donor& d,
                         std::vector<std::pair<double, std::uint32_t>>& heap) {
@@ -161,7 +155,8 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
             do {
                 to = pick(pe, d);
                 if (to == P) break;
-                if (to != pe && view(d, to) + load < T) success = true; // never itself
+                if (to != pe && d.sent.view(announced[to], to) + load < T)
+                    success = true; // never itself
                 --d.trials_left;
             } while (!success && d.trials_left > 0);
             if (!success) {
@@ -170,13 +165,7 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
                 break;
             }
             --d.objs_count;
-            bool found = false;
-            for (auto& [r, a] : d.added)
-                if (r == to) {
-                    a += in.task_loads[task];
-                    found = true;
-                }
-            if (!found) d.added.emplace_back(to, in.task_loads[task]);
+            d.sent.add(to, in.task_loads[task]);
             my_load[pe] -= load;
             const auto serial = static_cast<std::uint32_t>(offers.size());
             offers.push_back({task, pe, to, net.reply_deadline(net.round()), load, true});

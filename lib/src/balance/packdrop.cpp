@@ -57,7 +57,7 @@ struct OpenOffer {
 // words with a running count, to draw the i-th) and what it sent to whom.
 struct Sender {
     std::vector<std::uint32_t> count_prefix;
-    std::vector<std::pair<std::uint32_t, double>> added;
+    SentTally sent;
 };
 
 } // namespace
@@ -131,14 +131,8 @@ BalanceOutcome run_packdrop(const BalanceInput& in, const StrategyOptions& optio
     std::uint64_t pending = 0;
     std::vector<std::uint32_t> eligible;
 
-    auto view = [&](const Sender& s, std::uint32_t q) {
-        double l = announced[q];
-        for (const auto& [r, a] : s.added)
-            if (r == q) l += a;
-        return l;
-    };
     auto fits = [&](const Sender& s, const Pack& p, std::uint32_t q) {
-        return view(s, q) + p.work < ceil &&
+        return s.sent.view(announced[q], q) + p.work < ceil &&
                std::find(p.refused_by.begin(), p.refused_by.end(), q) == p.refused_by.end();
     };
     // The i-th PE (from 0) the sender knows of.
@@ -215,13 +209,7 @@ BalanceOutcome run_packdrop(const BalanceInput& in, const StrategyOptions& optio
                 if (trace) trace->commits.push_back({pack_tasks[i], p.owner, o.to});
             }
             Sender& s = senders[p.owner];
-            bool found = false;
-            for (auto& [r, a] : s.added)
-                if (r == o.to) {
-                    a += p.work;
-                    found = true;
-                }
-            if (!found) s.added.emplace_back(o.to, p.work);
+            s.sent.add(o.to, p.work);
             net.send({p.owner, o.to, confirm_kind, o.pack, m.serial, 0, envelope_bytes + 8});
         }
     };

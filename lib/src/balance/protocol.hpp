@@ -141,6 +141,29 @@ struct Trace {
     std::vector<Acceptance> acceptances;
 };
 
+// What one sender has sent to each receiver during a protocol. Its view of a
+// receiver is the load the receiver announced plus that; a sender feeds few
+// receivers, so a short list beats a map.
+class SentTally {
+public:
+    double view(double announced, std::uint32_t receiver) const {
+        for (const auto& [r, load] : sent_)
+            if (r == receiver) return announced + load;
+        return announced;
+    }
+    void add(std::uint32_t receiver, double load) {
+        for (auto& [r, sum] : sent_)
+            if (r == receiver) {
+                sum += load;
+                return;
+            }
+        sent_.emplace_back(receiver, load);
+    }
+
+private:
+    std::vector<std::pair<std::uint32_t, double>> sent_;
+};
+
 // Reusable entry points with a trace, behind the registry's strategies.
 BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& options,
                              Trace* trace = nullptr);
