@@ -1,13 +1,14 @@
 // nettopo-balance: compare load balancing strategies on a cluster model, or
 // balance a given state once and write the new mapping and launch files.
-#include "nettopo/balance_output.hpp"
-#include "nettopo/error.hpp"
-#include "nettopo/family.hpp"
-#include "nettopo/generate.hpp"
-#include "nettopo/input.hpp"
-#include "nettopo/json_writer.hpp"
-#include "nettopo/progress.hpp"
-#include "nettopo/tool_support.hpp"
+#include "common/json_writer.hpp"
+#include "common/terminal_progress.hpp"
+#include "common/tool_support.hpp"
+#include "nettopo-balance/balance_output.hpp"
+#include "nettopo/families/family.hpp"
+#include "nettopo/formats/load.hpp"
+#include "nettopo/gen/generate.hpp"
+#include "nettopo/model/progress.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <CLI/CLI.hpp>
 #include <chrono>

@@ -1,13 +1,13 @@
 // nettopo-bench: time nettopo's queries the way the Net Topo and CombinACMP
 // theses did, on their inputs or any other, against peers measured in the
 // same run (hwloc, Boost.Graph, the slow twins).
-#include "nettopo/bench_report.hpp"
-#include "nettopo/bench_runs.hpp"
-#include "nettopo/error.hpp"
-#include "nettopo/hwloc_source.hpp"
-#include "nettopo/lca.hpp"
-#include "nettopo/lca_bench.hpp"
-#include "nettopo/tool_support.hpp"
+#include "common/tool_support.hpp"
+#include "nettopo-bench/bench_report.hpp"
+#include "nettopo-bench/bench_runs.hpp"
+#include "nettopo-bench/lca_bench.hpp"
+#include "nettopo/hwloc/hwloc_source.hpp"
+#include "nettopo/support/error.hpp"
+#include "nettopo/tree/lca.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

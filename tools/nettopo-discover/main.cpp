@@ -1,12 +1,15 @@
 // nettopo-discover: discover this machine through hwloc (or convert any
 // topology input) and write the nettopo archive.
-#include "nettopo/archive.hpp"
-#include "nettopo/assemble.hpp"
-#include "nettopo/check_report.hpp"
-#include "nettopo/error.hpp"
-#include "nettopo/progress.hpp"
-#include "nettopo/report.hpp"
-#include "nettopo/tool_support.hpp"
+#include "common/cluster_printer.hpp"
+#include "common/terminal_progress.hpp"
+#include "common/tool_support.hpp"
+#include "nettopo-discover/check_printer.hpp"
+#include "nettopo/assemble/assemble.hpp"
+#include "nettopo/assemble/check_report.hpp"
+#include "nettopo/formats/archive.hpp"
+#include "nettopo/model/progress.hpp"
+#include "nettopo/query/summary.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

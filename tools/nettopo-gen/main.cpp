@@ -1,13 +1,16 @@
 // nettopo-gen: generate a synthetic cluster of a common network family and
 // write its archive (or its text description).
-#include "nettopo/archive.hpp"
-#include "nettopo/description.hpp"
-#include "nettopo/error.hpp"
-#include "nettopo/family_check.hpp"
-#include "nettopo/generate.hpp"
-#include "nettopo/progress.hpp"
-#include "nettopo/report.hpp"
-#include "nettopo/tool_support.hpp"
+#include "common/cluster_printer.hpp"
+#include "common/terminal_progress.hpp"
+#include "common/tool_support.hpp"
+#include "nettopo/formats/archive.hpp"
+#include "nettopo/formats/description.hpp"
+#include "nettopo/gen/family_check.hpp"
+#include "nettopo/gen/generate.hpp"
+#include "nettopo/model/progress.hpp"
+#include "nettopo/query/summary.hpp"
+#include "nettopo/support/error.hpp"
+#include "nettopo/support/text.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

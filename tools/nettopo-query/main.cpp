@@ -1,12 +1,15 @@
 // nettopo-query: ask a topology anything, in text (one value per line) or JSON.
-#include "nettopo/dot_writer.hpp"
-#include "nettopo/error.hpp"
-#include "nettopo/input.hpp"
-#include "nettopo/query.hpp"
-#include "nettopo/query_printer.hpp"
-#include "nettopo/report.hpp"
-#include "nettopo/slurm_writer.hpp"
-#include "nettopo/tool_support.hpp"
+#include "common/cluster_printer.hpp"
+#include "common/drawing.hpp"
+#include "common/terminal_progress.hpp"
+#include "common/tool_support.hpp"
+#include "nettopo-query/query_printer.hpp"
+#include "nettopo/fabric/dot_writer.hpp"
+#include "nettopo/fabric/slurm_writer.hpp"
+#include "nettopo/formats/load.hpp"
+#include "nettopo/query/query_engine.hpp"
+#include "nettopo/query/summary.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fstream>

@@ -1,5 +1,5 @@
-#include "nettopo/balance.hpp"
-#include "nettopo/error.hpp"
+#include "nettopo/balance/balance.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <cmath>
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
-#include "nettopo/comm_model.hpp"
+#include "nettopo/balance/comm_model.hpp"
 
-#include "nettopo/error.hpp"
-#include "nettopo/network_search.hpp"
+#include "nettopo/query/network_search.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -7,8 +7,8 @@
 // query on PEs of different speeds, used by greedy and topo-greedy.
 #pragma once
 
-#include "nettopo/balance.hpp"
-#include "nettopo/ids.hpp"
+#include "nettopo/balance/balance.hpp"
+#include "nettopo/support/ids.hpp"
 
 #include <algorithm>
 #include <cstdint>

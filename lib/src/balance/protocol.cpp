@@ -4,7 +4,7 @@
 // for the rules that keep tasks from being lost or duplicated.
 #include "balance/protocol.hpp"
 
-#include "nettopo/error.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <algorithm>
 #include <bit>

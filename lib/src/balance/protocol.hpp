@@ -14,7 +14,7 @@
 //    its own estimate only ever exceeds its true load.
 #pragma once
 
-#include "nettopo/balance.hpp"
+#include "nettopo/balance/balance.hpp"
 
 #include <cstdint>
 #include <random>

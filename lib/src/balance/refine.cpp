@@ -19,7 +19,7 @@
 // - multirefine keeps the smallest successful pass (see refiner.hpp).
 #include "balance/refiner.hpp"
 #include "balance/strategies.hpp"
-#include "nettopo/error.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "balance/pe_heap.hpp"
-#include "nettopo/balance.hpp"
+#include "nettopo/balance/balance.hpp"
 
 #include <cstdint>
 #include <span>

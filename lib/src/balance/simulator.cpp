@@ -11,10 +11,10 @@
 // Messages: a graph edge's bytes are both directions together; each end is
 // taken to send half of them, so each PE pays transfer_seconds for what its
 // tasks send (lb_test's patterns are symmetric, so this is exact for them).
-#include "nettopo/simulator.hpp"
+#include "nettopo/balance/simulator.hpp"
 
-#include "nettopo/balance_summary.hpp"
-#include "nettopo/error.hpp"
+#include "nettopo/balance/balance_summary.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <algorithm>
 #include <chrono>

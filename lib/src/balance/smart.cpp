@@ -23,7 +23,7 @@
 // Cost: O(n + moves x log P) per walk.
 #include "balance/pe_heap.hpp"
 #include "balance/strategies.hpp"
-#include "nettopo/error.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <cmath>
 #include <numeric>

@@ -2,7 +2,7 @@
 // lists them by name.
 #pragma once
 
-#include "nettopo/balance.hpp"
+#include "nettopo/balance/balance.hpp"
 
 #include <memory>
 

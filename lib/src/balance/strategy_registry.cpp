@@ -1,6 +1,6 @@
 // The table of strategies by name. Each strategy's file provides its factory.
 #include "balance/strategies.hpp"
-#include "nettopo/error.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <array>
 #include <fmt/format.h>

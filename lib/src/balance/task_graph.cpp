@@ -1,6 +1,6 @@
-#include "nettopo/task_graph.hpp"
+#include "nettopo/balance/task_graph.hpp"
 
-#include "nettopo/error.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <algorithm>
 #include <cmath>

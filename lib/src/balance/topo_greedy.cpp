@@ -19,7 +19,7 @@
 // machines) latency look-ups.
 #include "balance/pe_heap.hpp"
 #include "balance/strategies.hpp"
-#include "nettopo/error.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -23,9 +23,9 @@
 //    random unordered non-ring pairs, each exchanging message_bytes both
 //    ways, the same density. Its size grows as N^2, so it is refused past
 //    max_random_links.
-#include "nettopo/workload.hpp"
+#include "nettopo/balance/workload.hpp"
 
-#include "nettopo/error.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -13,7 +13,7 @@
 // PackDrop's 16 nodes x 8 cores on 20 Gbit/s InfiniBand, one switch being
 // the smallest fabric that joins 16 hosts; Net Topo's 12 PEs were 2
 // machines (its Table 8), of 6 PUs each, joined by one link.
-#include "nettopo/workload.hpp"
+#include "nettopo/balance/workload.hpp"
 
 #include <array>
 

@@ -2,9 +2,9 @@
 // or a preset's name, optionally followed by ":key=value,..." to change some
 // of its numbers ("packdrop-18990:seed=7"). Keys are lb_test's arguments
 // under the names nettopo-balance uses.
-#include "io/parse_util.hpp"
-#include "nettopo/error.hpp"
-#include "nettopo/workload.hpp"
+#include "nettopo/balance/workload.hpp"
+#include "nettopo/support/error.hpp"
+#include "nettopo/support/parse.hpp"
 
 #include <algorithm>
 #include <array>
@@ -27,7 +27,7 @@ std::string preset_list() {
 
 std::uint64_t whole(std::string_view spec, std::string_view key, std::string_view value,
                     std::uint64_t max) {
-    const auto v = detail::parse_uint(value);
+    const auto v = parse_uint(value);
     if (!v || *v > max)
         throw UsageError(fmt::format("workload '{}': {}={} is not a whole number (0..{})", spec,
                                      key, value, max));
@@ -35,7 +35,7 @@ std::uint64_t whole(std::string_view spec, std::string_view key, std::string_vie
 }
 
 double number(std::string_view spec, std::string_view key, std::string_view value) {
-    const auto v = detail::parse_double(value);
+    const auto v = parse_double(value);
     if (!v) throw UsageError(fmt::format("workload '{}': {}={} is not a number", spec, key, value));
     return *v;
 }

@@ -1,6 +1,6 @@
-#include "nettopo/family_check.hpp"
+#include "nettopo/gen/family_check.hpp"
 
-#include "nettopo/network_search.hpp"
+#include "nettopo/query/network_search.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -1,13 +1,13 @@
 // Family -> Cluster, through the ordinary builder so a generated cluster is
 // checked like any other.
-#include "nettopo/generate.hpp"
+#include "nettopo/gen/generate.hpp"
 
-#include "gen/spec_words.hpp"
-#include "io/parse_util.hpp"
-#include "nettopo/cluster_builder.hpp"
-#include "nettopo/error.hpp"
-#include "nettopo/hwloc_source.hpp"
-#include "nettopo/input.hpp"
+#include "families/spec_words.hpp"
+#include "nettopo/formats/load.hpp"
+#include "nettopo/hwloc/hwloc_source.hpp"
+#include "nettopo/model/cluster_builder.hpp"
+#include "nettopo/support/error.hpp"
+#include "nettopo/support/parse.hpp"
 
 #include <charconv>
 #include <fmt/format.h>
@@ -52,7 +52,7 @@ LinkClassSetting parse_link_class_setting(LinkField field, std::string_view text
         throw UsageError(
             fmt::format("{} '{}': expected KIND=VALUE, e.g. global=300", option, text));
     const std::string_view kind = text.substr(0, eq), number = text.substr(eq + 1);
-    const std::optional<double> parsed = detail::parse_double(number); // finite, no -0
+    const std::optional<double> parsed = parse_double(number); // finite, no -0
     const double value = parsed.value_or(-1);
     const bool latency = field == LinkField::Latency;
     if (!parsed || !(value >= 0) || (!latency && value == 0) ||

@@ -1,6 +1,7 @@
-#include "nettopo/cluster.hpp"
+#include "nettopo/model/cluster.hpp"
 
-#include "nettopo/error.hpp"
+#include "nettopo/support/error.hpp"
+#include "nettopo/support/text.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -147,6 +148,12 @@ MachineId Cluster::require_machine(std::string_view name) const {
 VertexId Cluster::require_vertex(std::string_view name) const {
     if (auto v = find_vertex(name)) return *v;
     throw UsageError(fmt::format("no machine or switch named '{}'", name));
+}
+
+std::string cluster_counts(const Cluster& c) {
+    return fmt::format("{}, {}, {}, {}, {}", counted(c.num_machines(), "machine"),
+                       counted(c.num_switches(), "switch"), counted(c.num_net_links(), "link"),
+                       counted(c.num_pes(), "PE"), counted(c.num_nodes(), "node"));
 }
 
 } // namespace nettopo

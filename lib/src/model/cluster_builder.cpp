@@ -1,7 +1,6 @@
-#include "nettopo/cluster_builder.hpp"
+#include "nettopo/model/cluster_builder.hpp"
 
-#include "nettopo/error.hpp"
-#include "nettopo/network_search.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <algorithm>
 #include <cmath>

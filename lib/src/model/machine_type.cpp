@@ -1,4 +1,4 @@
-#include "nettopo/machine_type.hpp"
+#include "nettopo/model/machine_type.hpp"
 
 #include <fmt/format.h>
 

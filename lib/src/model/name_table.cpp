@@ -1,4 +1,4 @@
-#include "nettopo/name_table.hpp"
+#include "nettopo/model/name_table.hpp"
 
 #include <algorithm>
 #include <numeric>

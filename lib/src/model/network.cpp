@@ -1,4 +1,4 @@
-#include "nettopo/network.hpp"
+#include "nettopo/model/network.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -46,6 +46,26 @@ Network::Network(std::uint32_t num_machines, std::uint32_t num_switches, std::ve
             latencies_ps_[i] = to_picoseconds(links_[tmp[j].second].latency_ns);
         }
     }
+}
+
+Components connected_components(const Network& net) {
+    constexpr std::uint32_t none = 0xffffffffu;
+    Components c;
+    c.label.assign(net.num_vertices(), none);
+    std::vector<std::uint32_t> stack;
+    for (std::uint32_t s = 0; s < net.num_vertices(); ++s) {
+        if (c.label[s] != none) continue;
+        c.label[s] = c.count;
+        stack.push_back(s);
+        while (!stack.empty()) {
+            const std::uint32_t v = stack.back();
+            stack.pop_back();
+            for (VertexId w : net.neighbors(VertexId(v)))
+                if (c.label[w.value] == none) c.label[w.value] = c.count, stack.push_back(w.value);
+        }
+        ++c.count;
+    }
+    return c;
 }
 
 } // namespace nettopo

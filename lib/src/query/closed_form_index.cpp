@@ -6,8 +6,8 @@
 // link sets are equal. The latency of each class is learned on the way.
 #include "query/closed_form_index.hpp"
 
-#include "nettopo/error.hpp"
-#include "nettopo/family.hpp"
+#include "nettopo/families/family.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -10,8 +10,8 @@
 // tests compare the two on every pair of small instances.
 #pragma once
 
-#include "nettopo/cluster.hpp"
-#include "nettopo/distance_index.hpp"
+#include "nettopo/model/cluster.hpp"
+#include "nettopo/query/distance_index.hpp"
 
 #include <functional>
 #include <memory>

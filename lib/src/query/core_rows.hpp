@@ -10,9 +10,9 @@
 // latency, latency = hops x that latency and the Dijkstra is skipped.
 #pragma once
 
-#include "folded_core.hpp"
-#include "nettopo/network_search.hpp"
-#include "nettopo/progress.hpp"
+#include "nettopo/model/progress.hpp"
+#include "nettopo/query/network_search.hpp"
+#include "query/folded_core.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -1,7 +1,7 @@
 // The dense table of the folded core (see dense_table.hpp).
-#include "dense_table.hpp"
+#include "query/dense_table.hpp"
 
-#include "core_rows.hpp"
+#include "query/core_rows.hpp"
 
 #include <fmt/format.h>
 #include <limits>

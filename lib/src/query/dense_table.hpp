@@ -8,8 +8,8 @@
 // marks an unreachable pair. O(1) queries; memory O(core^2 / 2).
 #pragma once
 
-#include "folded_core.hpp"
-#include "nettopo/distance_index.hpp"
+#include "nettopo/query/distance_index.hpp"
+#include "query/folded_core.hpp"
 
 #include <cstddef>
 #include <memory>

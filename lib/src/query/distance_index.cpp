@@ -3,9 +3,9 @@
 // budget. The closed form asks the general index only for what it cannot
 // answer itself (latencies of families whose fastest path is not their
 // shortest one).
-#include "nettopo/distance_index.hpp"
+#include "nettopo/query/distance_index.hpp"
 
-#include "nettopo/error.hpp"
+#include "nettopo/support/error.hpp"
 #include "query/closed_form_index.hpp"
 #include "query/general_index.hpp"
 

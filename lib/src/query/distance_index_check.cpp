@@ -1,6 +1,6 @@
 // The slow twin of every distance index: full searches from each source.
-#include "nettopo/distance_index.hpp"
-#include "nettopo/network_search.hpp"
+#include "nettopo/query/distance_index.hpp"
+#include "nettopo/query/network_search.hpp"
 
 namespace nettopo {
 

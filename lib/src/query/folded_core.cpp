@@ -1,7 +1,7 @@
 // Folding degree-1 machines onto their anchor (see folded_core.hpp).
-#include "folded_core.hpp"
+#include "query/folded_core.hpp"
 
-#include "nettopo/network_search.hpp"
+#include "nettopo/query/network_search.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

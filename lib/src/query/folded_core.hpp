@@ -12,8 +12,8 @@
 // the core lookup is inlined into the index's virtual hops / latency_ps).
 #pragma once
 
-#include "nettopo/cluster.hpp"
-#include "nettopo/distance_index.hpp"
+#include "nettopo/model/cluster.hpp"
+#include "nettopo/query/distance_index.hpp"
 
 #include <cstddef>
 #include <cstdint>

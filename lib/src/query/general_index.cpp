@@ -1,11 +1,11 @@
 // Chooses and builds the general distance index (see general_index.hpp).
-#include "general_index.hpp"
+#include "query/general_index.hpp"
 
-#include "dense_table.hpp"
-#include "folded_core.hpp"
-#include "nettopo/error.hpp"
-#include "pruned_labels.hpp"
-#include "row_cache.hpp"
+#include "nettopo/support/error.hpp"
+#include "query/dense_table.hpp"
+#include "query/folded_core.hpp"
+#include "query/pruned_labels.hpp"
+#include "query/row_cache.hpp"
 
 #include <fmt/format.h>
 

@@ -11,8 +11,8 @@
 // it needs. ClosedForm is not built here.
 #pragma once
 
-#include "nettopo/cluster.hpp"
-#include "nettopo/distance_index.hpp"
+#include "nettopo/model/cluster.hpp"
+#include "nettopo/query/distance_index.hpp"
 
 #include <memory>
 

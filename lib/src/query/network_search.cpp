@@ -5,7 +5,7 @@
 // strict weak ordering, and lost 3.8 % of weighted queries. Stale heap entries
 // are skipped on pop (lazy deletion). Scratch arrays carry an epoch stamp, so
 // starting a search does not clear O(V) memory.
-#include "nettopo/network_search.hpp"
+#include "nettopo/query/network_search.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -160,26 +160,6 @@ void NetworkSearch::hops_from(VertexId from, std::vector<std::uint32_t>& out) {
     bfs_until(VertexId());
     out.assign(net_->num_vertices(), unreachable_hops);
     for (std::uint32_t v : queue_) out[v] = static_cast<std::uint32_t>(dist_[v]);
-}
-
-Components connected_components(const Network& net) {
-    constexpr std::uint32_t none = 0xffffffffu;
-    Components c;
-    c.label.assign(net.num_vertices(), none);
-    std::vector<std::uint32_t> stack;
-    for (std::uint32_t s = 0; s < net.num_vertices(); ++s) {
-        if (c.label[s] != none) continue;
-        c.label[s] = c.count;
-        stack.push_back(s);
-        while (!stack.empty()) {
-            const std::uint32_t v = stack.back();
-            stack.pop_back();
-            for (VertexId w : net.neighbors(VertexId(v)))
-                if (c.label[w.value] == none) c.label[w.value] = c.count, stack.push_back(w.value);
-        }
-        ++c.count;
-    }
-    return c;
 }
 
 } // namespace nettopo

@@ -1,7 +1,7 @@
 // Pruned landmark labels (see pruned_labels.hpp).
-#include "pruned_labels.hpp"
+#include "query/pruned_labels.hpp"
 
-#include "core_rows.hpp"
+#include "query/core_rows.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -12,9 +12,9 @@
 // it and only hop labels are built.
 #pragma once
 
-#include "folded_core.hpp"
-#include "nettopo/distance_index.hpp"
-#include "nettopo/progress.hpp"
+#include "nettopo/model/progress.hpp"
+#include "nettopo/query/distance_index.hpp"
+#include "query/folded_core.hpp"
 
 #include <cstddef>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "nettopo/query.hpp"
+#include "nettopo/query/query_engine.hpp"
 
 #include <algorithm>
 

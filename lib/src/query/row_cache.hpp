@@ -8,8 +8,8 @@
 // and the search state, held for the whole query (a miss searches under it).
 #pragma once
 
-#include "folded_core.hpp"
-#include "nettopo/distance_index.hpp"
+#include "nettopo/query/distance_index.hpp"
+#include "query/folded_core.hpp"
 
 #include <cstddef>
 #include <memory>

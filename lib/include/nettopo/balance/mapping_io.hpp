@@ -1,0 +1,47 @@
+// Task states and mappings as files, and the launch files a job script uses
+// to run an MPI application with a mapping (one MPI rank per task).
+//
+// CSV forms (a header line first, '#' comments and blank lines ignored):
+//   tasks:   task,load            load in seconds at speed 1
+//   graph:   a,b,bytes            bytes per iteration between tasks a and b
+//   mapping: task,pe              pe = the PE's index in the cluster
+// Tasks must be 0..N-1, each exactly once (any order).
+#pragma once
+
+#include "nettopo/balance/task_graph.hpp"
+#include "nettopo/model/cluster.hpp"
+
+#include <iosfwd>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace nettopo {
+
+// Readers throw InputError with "file:line: what is wrong".
+std::vector<double> read_task_loads(const std::string& path);
+TaskGraph read_task_graph(const std::string& path, std::uint32_t num_tasks);
+std::vector<PeId> read_mapping(const std::string& path, const Cluster& cluster,
+                               std::uint32_t num_tasks);
+// CSV pe,speed (relative speeds > 0); PEs not listed run at 1.
+std::vector<double> read_pe_speeds(const std::string& path, const Cluster& cluster);
+
+void write_mapping(std::ostream& out, std::span<const PeId> mapping);
+
+// Open MPI rankfile: "rank N=HOST slot=P" with P the PU's logical index
+// inside its machine (run with --use-hwthread-cpus when machines have SMT).
+void write_rankfile(std::ostream& out, const Cluster& cluster, std::span<const PeId> mapping);
+// Reads a rankfile back into a mapping (tests, and users who hand-edit one).
+std::vector<PeId> read_rankfile(const std::string& path, const Cluster& cluster);
+
+// Slurm: the hostfile for --distribution=arbitrary (SLURM_HOSTFILE), one
+// host per rank in rank order, and the CPU list for --cpu-bind=map_cpu:
+// (a node's i-th local task binds to the i-th entry; OS CPU indexes).
+struct SlurmLaunch {
+    std::string hostfile; // its content, one line per rank
+    std::string cpu_bind; // "map_cpu:3,0,5" when one list serves every node
+    std::string notes;    // why a single list cannot express the mapping, if so
+};
+SlurmLaunch slurm_launch(const Cluster& cluster, std::span<const PeId> mapping);
+
+} // namespace nettopo

@@ -1,0 +1,72 @@
+// Runs an iterative application under a load balancing strategy on a
+// cluster model and reports what it would cost.
+//
+// Per iteration: time = max over PEs of (compute load / speed + the PE's
+// communication time), where a PE's communication time is the sum, over the
+// messages its tasks send to tasks on other PEs, of CommModel's
+// transfer_seconds. After every `every` iterations (not after the last) the
+// strategy sees the loads measured since the previous step (per task, the
+// mean over those iterations, as Charm++'s instrumentation reports them)
+// and returns a new mapping; the step then costs:
+//   decision: the strategy's measured wall time when centralised, its
+//     simulated protocol time when distributed;
+//   migration: max over receiving PEs of the sum of transfer_seconds of the
+//     tasks it receives (task_bytes each).
+#pragma once
+
+#include "nettopo/balance/balance.hpp"
+#include "nettopo/balance/workload.hpp"
+#include "nettopo/model/progress.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nettopo {
+
+struct SimulationResult {
+    std::string strategy; // "none" for the run without balancing
+    double total_seconds = 0;
+    double compute_seconds = 0;   // sum over iterations of the makespan part
+    double decision_seconds = 0;  // sum over steps
+    double migration_seconds = 0; // sum over steps
+    double speedup = 1;           // none's total / this total (set by compare)
+    // Mean over balancing steps of max/avg PE load of the loads the step
+    // balanced, under the mapping it produced.
+    double max_avg_after = 0;
+    double max_avg_before = 0;    // same, under the mapping each step started from
+    std::uint64_t migrations = 0; // tasks moved, over all steps
+    double migration_bytes = 0;
+    std::uint64_t messages = 0;
+    std::uint64_t messages_lost = 0;
+    std::uint32_t rounds = 0;         // protocol rounds, over all steps
+    std::uint32_t steps = 0;          // balancing steps taken (for none: the points it let pass)
+    double decision_wall_seconds = 0; // measured wall time of the strategy, all steps
+    // Per iteration, summed over the run: bytes x hops, bytes x latency (ns).
+    double hop_bytes = 0;
+    double latency_bytes = 0;
+};
+
+struct SimulationOptions {
+    std::vector<double> pe_speeds; // per PE; empty: all 1
+    // Centralised strategies' decisions cost their measured wall time. Off,
+    // no wall time is measured or charged (decision_wall_seconds stays 0),
+    // and the whole result is reproducible to the bit.
+    bool measure_wall_time = true;
+    Progress* progress = nullptr;
+};
+
+// strategy == nullptr runs without balancing.
+SimulationResult simulate(const CommModel& model, const Workload& workload,
+                          const Strategy* strategy, const SimulationOptions& options = {});
+
+// The no-balancing run followed by each strategy's, speedups filled in.
+// Field by field, the mean of several compare_strategies results (one per
+// seed, the same strategies in the same order); counts are rounded.
+std::vector<SimulationResult> average_results(std::span<const std::vector<SimulationResult>> runs);
+
+std::vector<SimulationResult> compare_strategies(const CommModel& model, const Workload& workload,
+                                                 std::span<const Strategy* const> strategies,
+                                                 const SimulationOptions& options = {});
+
+} // namespace nettopo

@@ -1,0 +1,95 @@
+// Synthetic iterative applications to balance: Charm++'s lb_test, and the
+// configurations the SmartLB, PackDrop and Net Topo papers ran it in.
+//
+// lb_test: N tasks; task loads min + (max - min) * U^4 (U uniform in [0,1),
+// seeded), so most tasks are light and a few heavy; loads are redrawn
+// half-way between balancing steps, from the second one on (iterations
+// every*3/2, every*5/2, ..., where lb_test.C calls Topo::shuffleLoad);
+// every iteration each task sends `message_bytes` to each neighbour of its
+// pattern: Ring (t-1, t+1), Mesh2D (up to 4 neighbours on a near-square
+// grid), Mesh3D (up to 6 on the smallest cube), RandGraph (the ring plus
+// random links, about 1 % of all pairs). Grids do not wrap around, as in
+// lb_test's Topo.C. The graph stores per pair both directions' bytes
+// (2 x message_bytes; see workload.cpp for where lb_test differs).
+#pragma once
+
+#include "nettopo/balance/task_graph.hpp"
+#include "nettopo/support/ids.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nettopo {
+
+enum class CommPattern : std::uint8_t { Ring, Mesh2D, Mesh3D, RandGraph };
+const char* to_string(CommPattern p);
+
+struct LbTestParams {
+    std::uint32_t tasks = 3600;
+    CommPattern pattern = CommPattern::Ring;
+    double min_load_us = 30; // lb_test's arguments are microseconds
+    double max_load_us = 4120;
+    double message_bytes = 1000;
+    // State a migration moves per task: an lb_test element packs about 230
+    // bytes (its counters and a 50-entry receive buffer); 1 KiB leaves room
+    // for Charm++'s envelope and location update.
+    double task_bytes = 1024;
+    std::uint32_t iterations = 150;
+    std::uint32_t every = 40; // balance after every `every` iterations
+    std::uint64_t seed = 1;
+    // Redraw the loads half-way between balancing steps. lb_test.C means to
+    // (DYNAMIC_IMBALANCE), but its elements compute their busy-wait once, in
+    // their constructor, and carry it through migration (pup), so the
+    // redrawn table never reaches them: the papers' runs had static loads.
+    // The presets reproduce those runs and turn it off.
+    bool redraw = true;
+};
+
+class Workload {
+public:
+    explicit Workload(const LbTestParams& params);
+
+    const LbTestParams& params() const { return params_; }
+    std::uint32_t num_tasks() const { return params_.tasks; }
+    const TaskGraph& graph() const { return graph_; }
+    // The load phase an iteration runs in: loads change at every*3/2,
+    // every*5/2, ... (always 0 without redraw).
+    std::uint32_t phase_of_iteration(std::uint32_t iteration) const;
+    // The first iteration after `iteration` that starts a new phase
+    // (UINT32_MAX when none does).
+    std::uint32_t next_phase_start(std::uint32_t iteration) const;
+    // Task loads in seconds during a phase; the same phase always gives the same loads.
+    std::vector<double> loads(std::uint32_t phase) const;
+    // Where tasks start: blocks of consecutive tasks over the PEs in order,
+    // as Charm++ places an array by default.
+    std::vector<PeId> initial_mapping(std::uint32_t num_pes) const;
+
+private:
+    LbTestParams params_;
+    TaskGraph graph_;
+};
+
+// Reads "lb_test:tasks=3600,pattern=ring,min=30,max=4120,bytes=1000,
+// task-bytes=1048576,iterations=150,every=40,seed=1" (any subset of keys, in
+// any order) or a preset name (see workload_presets). UsageError names the
+// bad key or value.
+LbTestParams parse_workload_spec(std::string_view spec);
+
+struct WorkloadPreset {
+    std::string_view name;        // "smartlb-50", "packdrop-18990", "nettopo-3600", ...
+    std::string_view description; // the paper and its setting
+    std::string_view cluster;     // a nettopo-gen spec for the PEs it ran on
+    LbTestParams params;
+};
+// The seeds' configurations: SmartLB 50/100/200 tasks on 8 PEs, PackDrop
+// 18,990 and 36,990 tasks on 128 PEs (16 machines x 8), Net Topo 3,600 and
+// 5,400 tasks on 12 PEs.
+std::span<const WorkloadPreset> workload_presets();
+// The preset a workload spec starts from ("packdrop-18990:seed=7" ->
+// packdrop-18990), nullptr for lb_test:... or an unknown name.
+const WorkloadPreset* workload_preset_of(std::string_view spec);
+
+} // namespace nettopo

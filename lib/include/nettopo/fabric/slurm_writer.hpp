@@ -1,0 +1,26 @@
+// Writes a cluster's network as a Slurm topology.conf (topology/tree).
+#pragma once
+
+#include "nettopo/model/cluster.hpp"
+
+#include <ostream>
+#include <string>
+
+namespace nettopo {
+
+// The network must be tree-shaped as Slurm's topology/tree plugin sees it:
+// machines are linked only to switches (a machine may hang off several, as
+// Slurm allows), every switch leads down to machines, and no switch has both
+// machines and child switches (Slurm rejects that). One line per switch:
+// "SwitchName=S Switches=<hostlist>" or "SwitchName=S Nodes=<hostlist>",
+// leaves first, then upwards; of two linked switches the one farther from
+// the machines is the parent. Latencies, bandwidths and cable counts are not
+// written. read_slurm_topology gives back the same switches, machines and
+// links. Throws InputError naming what is not tree-shaped.
+void write_slurm_topology(const Cluster& cluster, std::ostream& out);
+
+// write_slurm_topology to a file, atomically ("-": stdout); the text is
+// checked whole before anything is written.
+void save_slurm_topology(const Cluster& cluster, const std::string& path);
+
+} // namespace nettopo

@@ -1,0 +1,29 @@
+// The nettopo XML archive (format: share/doc/archive-format.md, schema:
+// share/schema/nettopo-archive.xsd). Deterministic, compact (types stored once,
+// runs of machines stored as name ranges, links as one flat list whose lines
+// leave out the fields that repeat the line above) and exact.
+#pragma once
+
+#include "nettopo/model/cluster.hpp"
+#include "nettopo/model/progress.hpp"
+
+#include <istream>
+#include <ostream>
+#include <string>
+
+namespace nettopo {
+
+// The version written. Readers read every version from 1 up to this one.
+// 2: link lines may leave out trailing fields that repeat the previous line's.
+inline constexpr int archive_version = 2;
+
+void write_archive(const Cluster& cluster, std::ostream& out, Progress* progress = nullptr);
+// Writes to a temporary file beside `path` and renames it into place, so a
+// failed or interrupted write never leaves a damaged archive. "-" is stdout.
+void save_archive(const Cluster& cluster, const std::string& path, Progress* progress = nullptr);
+
+// Throws InputError naming source_name on a malformed or newer archive.
+Cluster read_archive(std::istream& in, const std::string& source_name,
+                     Progress* progress = nullptr);
+
+} // namespace nettopo

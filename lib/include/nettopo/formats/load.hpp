@@ -1,0 +1,32 @@
+// Loads a cluster from whatever the user points at, recognised by content:
+// a nettopo archive, a text description, or an hwloc XML export of one machine.
+#pragma once
+
+#include "nettopo/model/cluster.hpp"
+#include "nettopo/model/cluster_builder.hpp"
+#include "nettopo/model/progress.hpp"
+
+#include <string>
+
+namespace nettopo {
+
+// How every reader builds what it reads.
+struct LoadOptions {
+    BuildOptions build;
+    NodeLevel node_level;         // applies where the input does not choose one
+    Progress* progress = nullptr; // told how far reading has come, if set
+};
+
+enum class InputKind { Archive, Description, HwlocXml };
+
+// Throws InputError if the file cannot be read.
+InputKind detect_input_kind(const std::string& path);
+const char* to_string(InputKind kind);
+
+// Reads `path` as what detect_input_kind says it is. Throws InputError naming
+// the file (and the line, where the format has lines).
+Cluster load_cluster(const std::string& path, const LoadOptions& options = {});
+// This machine through hwloc, as a one-machine cluster.
+Cluster discover_cluster(const LoadOptions& options = {});
+
+} // namespace nettopo

@@ -1,0 +1,77 @@
+// Builds a Cluster from a synthetic Family: every machine an instance of one
+// shared machine type, every link given the latency and bandwidth of its class.
+#pragma once
+
+#include "nettopo/families/family.hpp"
+#include "nettopo/model/cluster.hpp"
+#include "nettopo/model/progress.hpp"
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace nettopo {
+
+struct LinkSpec {
+    double latency_ns = 0;
+    double bandwidth_gbps = 0; // 0: unknown
+};
+
+// Per link class. The defaults (share/doc/generators.md) are orders of
+// magnitude of a current InfiniBand-class fabric, not measurements.
+struct LinkClasses {
+    std::array<LinkSpec, link_class_count> of{};
+
+    static LinkClasses defaults();
+    // Every class the same: the thesis' unit links are uniform(1, 0).
+    static LinkClasses uniform(double latency_ns, double bandwidth_gbps);
+    LinkSpec& operator[](LinkClass c) { return of[static_cast<std::size_t>(c)]; }
+    const LinkSpec& operator[](LinkClass c) const { return of[static_cast<std::size_t>(c)]; }
+};
+
+// Parses "KIND=VALUE" (KIND one of host-switch, switch-switch, local, global,
+// or "all"), a latency (ns) or bandwidth (Gbit/s) for the classes it names;
+// set_link_class applies it. UsageError on bad text. One parser for every
+// tool's --latency and --bandwidth.
+enum class LinkField { Latency, Bandwidth };
+struct LinkClassSetting {
+    std::array<bool, link_class_count> applies{}; // the classes KIND names
+    double value = 0;
+};
+LinkClassSetting parse_link_class_setting(LinkField field, std::string_view kind_equals_value);
+void set_link_class(LinkClasses& classes, LinkField field, std::string_view kind_equals_value);
+
+// The machine inside every generated host, unless the user gives one: two
+// sockets of 8 cores with 2 threads, private L1 and L2, an L3 per socket.
+inline constexpr std::string_view default_machine = "pack:2 l3:1 l2:8 l1:1 core:1 pu:2";
+
+// The machine type generated hosts share: from an hwloc synthetic description,
+// or from a file holding exactly one machine type (an hwloc XML export, or a
+// nettopo archive or description of one type). UsageError / InputError.
+MachineType synthetic_machine(std::string_view description, NodeLevel node_level);
+MachineType machine_from_file(const std::string& path, NodeLevel node_level);
+
+// The machine the thesis' presets use: one PU, as every vertex of its generator.
+inline constexpr std::string_view preset_machine = "pu:1";
+// And its unit links.
+inline constexpr double preset_latency_ns = 1;
+
+struct GenerateOptions {
+    std::string name; // cluster name; empty: the family's spec
+    LinkClasses links = LinkClasses::defaults();
+    Progress* progress = nullptr;
+};
+
+// Throws UsageError when the PEs (machines x PUs of the type) do not fit the ids.
+Cluster generate(const Family& family, const MachineType& machine,
+                 const GenerateOptions& options = {});
+
+// A cluster from one line of nettopo-gen arguments: a family spec (as
+// family_from_spec reads it) with, anywhere among its options, --machine
+// DESCRIPTION (default_machine when absent), --latency KIND=NS and
+// --bandwidth KIND=GBPS (repeatable). Values may be quoted with ' or ".
+// E.g. "fat-tree --xgft \"1;16;1\" --machine 'core:8 pu:1' --bandwidth all=20".
+// UsageError on anything else.
+Cluster generate_from_spec(std::string_view spec, const GenerateOptions& options = {});
+
+} // namespace nettopo

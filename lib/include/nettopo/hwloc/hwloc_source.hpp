@@ -1,0 +1,28 @@
+// Machine trees from hwloc: a synthetic description, an XML export of one
+// machine, or the machine we run on. All three go through one conversion of
+// an hwloc topology, so they agree with what lstopo shows.
+#pragma once
+
+#include "nettopo/tree/machine_tree.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace nettopo {
+
+struct HwlocMachine {
+    MachineTree tree;
+    std::string hostname; // HostName info of the Machine object; empty if absent
+};
+
+// Validates the description itself first (clear message naming the bad
+// token), then lets hwloc build it. Throws InputError without location.
+MachineTree tree_from_synthetic(std::string_view description);
+
+// Loads an hwloc XML export (v1 or v2 format). Throws InputError naming the file.
+HwlocMachine load_hwloc_xml(const std::string& path);
+
+// The machine this process runs on.
+HwlocMachine discover_this_machine();
+
+} // namespace nettopo

@@ -1,0 +1,112 @@
+// Assembles a Cluster from machine types, machines, switches and links, and
+// checks it: unique names, valid links, sizes that fit the id types, and a
+// connected network unless allowed otherwise.
+#pragma once
+
+#include "nettopo/model/cluster.hpp"
+#include "nettopo/support/error.hpp"
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace nettopo {
+
+// A name declared twice; `later` is the second declaration, so readers can
+// point at the line that repeats it.
+class DuplicateNameError : public InputError {
+public:
+    struct Declaration {
+        bool is_switch;
+        std::uint32_t index;
+    };
+    DuplicateNameError(const std::string& name, Declaration later)
+        : InputError("duplicate name '" + name + "'"), name_(name), later_(later) {}
+    const std::string& name() const { return name_; }
+    Declaration later() const { return later_; }
+
+private:
+    std::string name_;
+    Declaration later_;
+};
+
+// A link declared twice between the same two vertices. `first` and `later`
+// are declaration indexes (in add_link order), so readers can point at the
+// line that repeats it; the later link's endpoints are given as declared.
+class DuplicateLinkError : public InputError {
+public:
+    struct End {
+        bool is_switch;
+        std::uint32_t index;
+        std::string name;
+    };
+    DuplicateLinkError(std::size_t first, std::size_t later, End a, End b)
+        : InputError("duplicate link between '" + a.name + "' and '" + b.name +
+                     "' (declare parallel cables once, with count=)"),
+          first_(first), later_(later), a_(std::move(a)), b_(std::move(b)) {}
+    std::size_t first() const { return first_; }
+    std::size_t later() const { return later_; }
+    const End& a() const { return a_; }
+    const End& b() const { return b_; }
+
+private:
+    std::size_t first_, later_;
+    End a_, b_;
+};
+
+struct BuildOptions {
+    bool allow_disconnected = false;
+};
+
+class ClusterBuilder {
+public:
+    explicit ClusterBuilder(std::string name = {});
+
+    // Records the spec of the family the cluster is generated from
+    // (Cluster::family); generate() and the archive reader set it.
+    void set_family(std::string spec) { family_ = std::move(spec); }
+
+    // Identical types (same tree, node level and latencies) are shared.
+    TypeId add_type(MachineType type);
+    // Errors (InputError) name the offending entity but no file: callers that
+    // read files add the location. Names are checked for uniqueness (machines
+    // and switches share one namespace) by build(); readers that want the
+    // line of a duplicate check as they go.
+    MachineId add_machine(std::string_view name, TypeId type);
+    SwitchId add_switch(std::string_view name);
+
+    // A link endpoint: a machine or a switch, by declaration index.
+    struct Endpoint {
+        bool is_switch = false;
+        std::uint32_t index = 0;
+    };
+    void add_link(Endpoint a, Endpoint b, double latency_ns, double bandwidth_gbps = 0,
+                  std::uint32_t multiplicity = 1);
+
+    const MachineType& type(TypeId t) const { return types_.at(t.value); }
+    std::uint64_t num_pes() const { return total_pes_; }
+    std::uint32_t num_switches() const { return switch_names_.size(); }
+    std::uint32_t num_machines() const { return static_cast<std::uint32_t>(machine_types_.size()); }
+
+    // Throws InputError when the result would be invalid.
+    Cluster build(const BuildOptions& options = {}) &&;
+
+private:
+    struct PendingLink {
+        Endpoint a, b;
+        double latency_ns, bandwidth_gbps;
+        std::uint32_t multiplicity;
+    };
+    std::string name_;
+    std::string family_;
+    std::vector<MachineType> types_;
+    std::unordered_map<std::string, TypeId> type_by_signature_;
+    std::vector<TypeId> machine_types_;
+    std::uint64_t total_pes_ = 0;
+    NameTable machine_names_;
+    NameTable switch_names_;
+    std::vector<PendingLink> links_;
+};
+
+} // namespace nettopo

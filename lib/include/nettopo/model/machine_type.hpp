@@ -1,0 +1,97 @@
+// A machine type: one tree shared by every identical host, the node level
+// chosen inside it, and the latencies between PUs that meet at each level.
+#pragma once
+
+#include "nettopo/tree/lca.hpp"
+#include "nettopo/tree/machine_tree.hpp"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nettopo {
+
+// Latency in nanoseconds between two PUs whose deepest common object has the
+// given type. Defaults (documented in share/doc/model.md) are orders of
+// magnitude of a current x86 server, not measurements of any one.
+struct LevelLatencies {
+    std::array<double, object_type_count> ns{};
+
+    static LevelLatencies defaults();
+    double operator[](ObjectType t) const { return ns[static_cast<std::size_t>(t)]; }
+    double& operator[](ObjectType t) { return ns[static_cast<std::size_t>(t)]; }
+    bool operator==(const LevelLatencies&) const = default;
+};
+
+// Which objects group PUs into nodes. Unset means automatic: the deepest data
+// cache shared by more than one core, else the core itself. NUMANode means
+// "the PUs local to one NUMA node".
+struct NodeLevel {
+    std::optional<ObjectType> type;
+    bool operator==(const NodeLevel&) const = default;
+};
+
+// Reads a node level as users write it ("auto", "l3", "core", "numa", ...);
+// nullopt if the text names none. One rule for every reader and tool.
+std::optional<NodeLevel> node_level_from(std::string_view text);
+inline constexpr std::string_view node_level_choices =
+    "auto, l1..l5, core, package, die, group, numa, pu or machine";
+
+class MachineType {
+public:
+    MachineType(std::string description, MachineTree tree, NodeLevel requested,
+                LevelLatencies latencies);
+
+    // Where the type came from: a synthetic description or a source file name.
+    const std::string& description() const { return description_; }
+    const MachineTree& tree() const { return tree_; }
+    const LevelLatencies& latencies() const { return latencies_; }
+    const NodeLevel& requested_node_level() const { return requested_; }
+    // The level the nodes actually use (resolved from the request).
+    ObjectType node_type() const { return node_type_; }
+
+    std::uint32_t num_pus() const { return num_pus_; }
+    std::uint32_t num_nodes() const { return static_cast<std::uint32_t>(node_objects_.size()); }
+    std::uint32_t node_of_pu(std::uint32_t pu) const { return node_of_pu_[pu]; }
+    // The object whose PUs form the node (for NUMA nodes: the NUMA node's locality).
+    ObjectId node_object(std::uint32_t node) const { return node_objects_[node]; }
+
+    // Latency between two PUs (logical indexes) of one machine of this type: 0
+    // for the same PU, else that of the level where they meet. A level is never
+    // reported closer than a level below it (the table is made monotone).
+    double latency_between(std::uint32_t pu_a, std::uint32_t pu_b) const;
+    // The deepest object holding both PUs (logical indexes), by CombinACMP:
+    // O(1), no parent walk. The same PU twice gives that PU.
+    ObjectId common_ancestor(std::uint32_t pu_a, std::uint32_t pu_b) const {
+        return lca_.query(pu_a, pu_b);
+    }
+    const CombinLca& lca() const { return lca_; }
+
+    // x % num_pus() for any 32-bit x by two multiplications instead of a
+    // division (Lemire, Kaser, Kurz, "Faster remainder by direct computation",
+    // 2019): the PE -> PU step of the cluster's proximity queries.
+    std::uint32_t pu_of_offset(std::uint32_t x) const {
+        __extension__ typedef unsigned __int128 u128;
+        return static_cast<std::uint32_t>((u128(pus_magic_ * x) * num_pus()) >> 64);
+    }
+
+    // Equal types are merged by the cluster builder.
+    std::string signature() const;
+
+private:
+    std::string description_;
+    MachineTree tree_;
+    CombinLca lca_;               // built once from tree_
+    std::uint64_t pus_magic_ = 0; // 2^64 / num_pus rounded up, mod 2^64
+    std::uint32_t num_pus_ = 0;   // tree_.num_pus(), one load away for proximity
+    NodeLevel requested_;
+    LevelLatencies latencies_;
+    ObjectType node_type_ = ObjectType::PU;
+    std::vector<std::uint32_t> node_of_pu_;
+    std::vector<ObjectId> node_objects_;
+    std::vector<double> meet_latency_ns_; // per object, monotone towards the root
+};
+
+} // namespace nettopo

@@ -1,0 +1,81 @@
+// Machine-to-machine hop counts and latencies without a search per query:
+// the thesis' open problem (its full machine x machine memo took 6.2 s and
+// 20 MB for 1,023 machines, and grows with the square).
+//
+// build_distance_index picks, by what the cluster is and how big it is:
+// - a closed form, when the cluster is a generated family whose record it
+//   carries and whose links are still exactly the family's (O(1), no
+//   per-pair memory);
+// - otherwise a general index over the graph with degree-1 machines folded
+//   onto their neighbour (host distance = core distance + the two host
+//   links): a dense table of the core while it fits the memory budget,
+//   pruned landmark labels beyond it, and a bounded cache of single-source
+//   rows when even the labels would not fit.
+// Every kind answers exactly what NetworkSearch answers (BFS hops, Dijkstra
+// latency in integer picoseconds); tests hold each to that.
+#pragma once
+
+#include "nettopo/model/cluster.hpp"
+#include "nettopo/model/progress.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+namespace nettopo {
+
+enum class DistanceIndexKind : std::uint8_t {
+    Auto,       // the fastest kind that fits the budget
+    ClosedForm, // refused (UsageError) when the cluster carries no usable family
+    DenseTable, // all pairs of the folded core
+    Labels,     // pruned landmark labelling of the folded core
+    RowCache,   // single-source rows computed on demand, at most a budget's worth kept
+};
+
+struct DistanceIndexOptions {
+    DistanceIndexKind kind = DistanceIndexKind::Auto;
+    // Largest memory the index may hold (tables, labels, cached rows).
+    std::size_t memory_budget_bytes = std::size_t{512} << 20;
+    unsigned threads = 0; // searches run in parallel while filling; 0: all cores
+    Progress* progress = nullptr;
+};
+
+class DistanceIndex {
+public:
+    static constexpr std::uint32_t unreachable_hops = 0xffffffffu;
+    static constexpr std::int64_t unreachable_ps = -1;
+
+    virtual ~DistanceIndex() = default;
+
+    // What was built, for reports: "closed form (torus --dims 32x32x32)",
+    // "dense table: 25 switches, 276 machines folded", ...
+    virtual std::string description() const = 0;
+    virtual DistanceIndexKind kind() const = 0;
+    virtual std::size_t memory_bytes() const = 0;
+
+    // Fewest links between two machines (0 for the same machine).
+    virtual std::uint32_t hops(MachineId a, MachineId b) const = 0;
+    // Smallest total link latency in picoseconds, as NetworkSearch adds it.
+    virtual std::int64_t latency_ps(MachineId a, MachineId b) const = 0;
+};
+
+// Throws UsageError when a forced kind cannot be built within the budget.
+std::unique_ptr<DistanceIndex> build_distance_index(const Cluster& cluster,
+                                                    const DistanceIndexOptions& options = {});
+
+// The slow twin: compares an index with NetworkSearch (BFS hop counts,
+// Dijkstra picoseconds) from each source to every machine; the first
+// difference, or nullopt when they agree. One full search per source.
+struct IndexMismatch {
+    MachineId from, to;
+    bool hops;                              // false: the latency differs
+    std::int64_t index_value, search_value; // unreachable as in DistanceIndex
+};
+std::optional<IndexMismatch> check_distance_index(const Cluster& cluster,
+                                                  const DistanceIndex& index,
+                                                  std::span<const MachineId> sources);
+
+} // namespace nettopo

@@ -1,0 +1,100 @@
+// The inside of one machine: an hwloc-like tree stored as flat arrays in
+// depth-first pre-order, so the PUs below any object form one contiguous
+// range of logical PU indexes (as hwloc's logical order does).
+#pragma once
+
+#include "nettopo/support/ids.hpp"
+#include "nettopo/tree/object_type.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace nettopo {
+
+inline constexpr std::uint32_t unknown_os_index = 0xffffffffu;
+
+// Deepest tree accepted. Real machines have about a dozen levels; the cap
+// keeps every recursive walk (writer, show, hwloc conversion) within the
+// stack whatever a malformed file nests.
+inline constexpr std::uint32_t max_tree_depth = 64;
+
+struct TreeObject {
+    ObjectType type;
+    std::uint32_t depth;         // 0 for the root Machine
+    ObjectId parent;             // invalid for the root
+    std::uint32_t os_index;      // unknown_os_index when the source has none
+    std::uint64_t size_bytes;    // cache size; 0 when unknown or not a cache
+    std::uint32_t logical_index; // rank in its level (same type and depth), as hwloc's
+    std::uint32_t first_pu;      // PUs below: [first_pu, first_pu + pu_count)
+    std::uint32_t pu_count;
+    std::uint32_t subtree_end; // objects below: (id, subtree_end) in pre-order
+};
+
+// NUMA nodes and memory-side caches are not ancestors of PUs (hwloc 2): they
+// hang off a CPU-side object, their locality.
+struct MemoryObject {
+    ObjectType type;
+    ObjectId parent;
+    std::uint32_t os_index;
+    std::uint64_t size_bytes; // local memory of a NUMA node, size of a memory-side cache
+};
+
+class MachineTree {
+public:
+    class Builder;
+
+    std::size_t num_objects() const { return objects_.size(); }
+    const TreeObject& object(ObjectId id) const { return objects_[id.value]; }
+    std::span<const TreeObject> objects() const { return objects_; }
+    std::span<const ObjectId> children(ObjectId id) const;
+    std::span<const MemoryObject> memory() const { return memory_; }
+
+    std::uint32_t num_pus() const { return static_cast<std::uint32_t>(pus_.size()); }
+    // The PU with this logical index (0..num_pus-1).
+    ObjectId pu(std::uint32_t logical) const { return pus_[logical]; }
+    std::uint32_t count(ObjectType type) const;
+
+    // Deepest object that contains both (the Ascend algorithm: climb the deeper
+    // one, then both, until they meet).
+    ObjectId common_ancestor(ObjectId a, ObjectId b) const;
+
+    // The level's name as lstopo prints it: the type, except that nested
+    // Groups are Group0, Group1, ... from the root down.
+    std::string level_name(ObjectId id) const;
+
+    // Canonical text of the structure, equal for equal trees; used to share one
+    // machine type between identical hosts.
+    std::string signature() const;
+
+    bool operator==(const MachineTree&) const;
+
+private:
+    std::vector<TreeObject> objects_;
+    std::vector<std::uint32_t> child_offsets_; // CSR over objects_
+    std::vector<ObjectId> child_ids_;
+    std::vector<ObjectId> pus_;
+    std::vector<MemoryObject> memory_;
+    std::vector<std::int8_t> group_rank_; // per depth: which Group level, or -1
+};
+
+// Builds a tree from objects given in depth-first pre-order (each object after
+// its parent and after the whole subtree of its previous sibling).
+class MachineTree::Builder {
+public:
+    // Returns the new object's id. The first object must be the Machine root.
+    ObjectId add(ObjectType type, ObjectId parent, std::uint32_t os_index = unknown_os_index,
+                 std::uint64_t size_bytes = 0);
+    void add_memory(ObjectType type, ObjectId parent, std::uint32_t os_index,
+                    std::uint64_t size_bytes);
+    // Checks the shape (one root, PUs have no children, every object has a PU
+    // or memory below it) and computes the derived arrays. Throws InputError.
+    MachineTree finish() &&;
+
+private:
+    MachineTree tree_;
+    std::vector<ObjectId> open_; // current root-to-last path, to enforce pre-order
+};
+
+} // namespace nettopo

@@ -1,0 +1,240 @@
+// Hosts are matched with the fabric by name. The machines are numbered in
+// natural order of their names (node2 before node10), so that host names
+// fold into ranges and hosts of one kind form runs; identical trees share one
+// machine type whatever file they came from.
+#include "nettopo/assemble/assemble.hpp"
+
+#include "nettopo/fabric/hostlist.hpp"
+#include "nettopo/hwloc/hwloc_source.hpp"
+#include "nettopo/model/cluster_builder.hpp"
+#include "nettopo/query/summary.hpp"
+#include "nettopo/support/error.hpp"
+#include "nettopo/support/parse.hpp"
+#include "nettopo/support/text.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <unordered_map>
+
+namespace nettopo {
+
+std::string AssemblyIssue::summary(std::size_t shown) const {
+    const std::size_t n = std::min(shown, names.size());
+    const std::vector<std::string> first(names.begin(), names.begin() + n);
+    std::string list;
+    try {
+        list = compress_hostlist(first);
+    } catch (const InputError&) { // a name no hostlist can hold: a plain list
+        list = fmt::format("{}", fmt::join(first, ","));
+    }
+    std::string s = fmt::format("{} {}: {}", counted(names.size(), noun), what, list);
+    if (names.size() > n) fmt::format_to(std::back_inserter(s), " and {} more", names.size() - n);
+    return s;
+}
+
+namespace {
+
+struct Machine {
+    std::string name;
+    const MachineTree* tree;
+    std::string description; // where the tree came from
+    std::uint32_t fabric_node = std::numeric_limits<std::uint32_t>::max();
+};
+
+class Assembler {
+public:
+    Assembler(const std::vector<HostExport>& hosts, const Fabric* fabric,
+              const AssembleOptions& options)
+        : hosts_(hosts), fabric_(fabric), o_(options) {}
+
+    Assembly run() {
+        if (!fabric_ && !o_.hosts_only)
+            throw UsageError("give a fabric (--ibnetdiscover or --slurm), or --hosts-only for "
+                             "hosts on one flat network");
+        if (fabric_ && o_.hosts_only)
+            throw UsageError("--hosts-only means no fabric: give one or the other");
+        for (std::size_t i = 0; i < hosts_.size(); ++i) host_index_.emplace(hosts_[i].name, i);
+        if (o_.default_machine) default_tree_ = tree_from_synthetic(*o_.default_machine);
+        choose_machines();
+        if (machines_.empty())
+            throw UsageError("no machine to assemble: no host has both a place in the fabric and "
+                             "a topology (give --hosts, or --default-machine)");
+        if (o_.strict && !issues_.empty()) {
+            std::string text = "--strict: the sources disagree";
+            for (const auto& issue : issues_)
+                fmt::format_to(std::back_inserter(text), "; {}", issue.summary());
+            throw InputError(text);
+        }
+        Cluster cluster = build();
+        return Assembly{std::move(cluster), std::move(issues_), std::move(defaulted_)};
+    }
+
+private:
+    void choose_machines() {
+        std::vector<bool> used(hosts_.size(), false);
+        auto add_host = [&](std::size_t h, std::uint32_t node) {
+            used[h] = true;
+            machines_.push_back(
+                {hosts_[h].name, &hosts_[h].tree, hwloc_type_description(hosts_[h].source), node});
+        };
+        const bool attach_all = !fabric_ || fabric_hosts() == 0;
+        if (attach_all) {
+            for (std::size_t h = 0; h < hosts_.size(); ++h)
+                add_host(h, std::numeric_limits<std::uint32_t>::max());
+        } else {
+            std::vector<std::string> missing;
+            for (std::uint32_t n = 0; n < fabric_->nodes.size(); ++n) {
+                const FabricNode& node = fabric_->nodes[n];
+                if (node.is_switch) continue;
+                if (auto it = host_index_.find(node.name); it != host_index_.end()) {
+                    add_host(it->second, n);
+                } else if (default_tree_) {
+                    machines_.push_back({node.name, &*default_tree_, *o_.default_machine, n});
+                    defaulted_.push_back(node.name);
+                } else {
+                    missing.push_back(node.name);
+                }
+            }
+            note("host", "in the fabric without an hwloc export, left out (give --default-machine)",
+                 std::move(missing));
+        }
+        std::vector<std::string> stray;
+        for (std::size_t h = 0; h < hosts_.size(); ++h)
+            if (!used[h]) stray.push_back(hosts_[h].name);
+        note("hwloc export", "of hosts not in the fabric, left out", std::move(stray));
+        std::sort(defaulted_.begin(), defaulted_.end(), natural_less);
+        std::stable_sort(machines_.begin(), machines_.end(),
+                         [](const auto& a, const auto& b) { return natural_less(a.name, b.name); });
+    }
+
+    std::size_t fabric_hosts() const {
+        return static_cast<std::size_t>(std::count_if(fabric_->nodes.begin(), fabric_->nodes.end(),
+                                                      [](const auto& n) { return !n.is_switch; }));
+    }
+
+    void note(std::string noun, std::string what, std::vector<std::string> names) {
+        if (names.empty()) return;
+        std::sort(names.begin(), names.end(), natural_less);
+        issues_.push_back({std::move(noun), std::move(what), std::move(names)});
+    }
+
+    double latency(LinkClass kind, std::optional<double> from_source) const {
+        if (const auto& o = o_.latency_override[static_cast<std::size_t>(kind)]) return *o;
+        return from_source ? *from_source : o_.defaults[kind].latency_ns;
+    }
+
+    Cluster build() {
+        ClusterBuilder builder(o_.name.empty() && fabric_ ? file_stem(fabric_->source) : o_.name);
+        std::unordered_map<std::string, TypeId> type_of_tree;
+        constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+        std::vector<std::uint32_t> machine_of_node(fabric_ ? fabric_->nodes.size() : 0, none);
+        for (std::uint32_t m = 0; m < machines_.size(); ++m) {
+            const Machine& mc = machines_[m];
+            auto [it, fresh] = type_of_tree.try_emplace(mc.tree->signature());
+            if (fresh)
+                it->second = builder.add_type(MachineType(mc.description, *mc.tree, o_.node_level,
+                                                          LevelLatencies::defaults()));
+            builder.add_machine(mc.name, it->second);
+            if (mc.fabric_node != none) machine_of_node[mc.fabric_node] = m;
+        }
+        const LinkClass host = LinkClass::HostSwitch, sw = LinkClass::SwitchSwitch;
+        if (!fabric_ || fabric_hosts() == 0) {
+            const auto flat = builder.add_switch(fabric_ ? first_switch_name() : "flat");
+            for (std::uint32_t m = 0; m < machines_.size(); ++m)
+                builder.add_link({false, m}, {true, flat.value}, latency(host, std::nullopt));
+            return std::move(builder).build(o_.build);
+        }
+        std::vector<std::uint32_t> switch_of_node(fabric_->nodes.size(), none);
+        for (std::uint32_t n = 0; n < fabric_->nodes.size(); ++n)
+            if (fabric_->nodes[n].is_switch)
+                switch_of_node[n] = builder.add_switch(fabric_->nodes[n].name).value;
+        auto endpoint = [&](std::uint32_t n) -> std::optional<ClusterBuilder::Endpoint> {
+            if (switch_of_node[n] != none) return ClusterBuilder::Endpoint{true, switch_of_node[n]};
+            if (machine_of_node[n] != none)
+                return ClusterBuilder::Endpoint{false, machine_of_node[n]};
+            return std::nullopt; // a host left out
+        };
+        for (const FabricLink& l : fabric_->links) {
+            const auto a = endpoint(l.a), b = endpoint(l.b);
+            if (!a || !b) continue;
+            const LinkClass kind = a->is_switch && b->is_switch ? sw : host;
+            try {
+                builder.add_link(*a, *b, latency(kind, l.latency_ns), l.bandwidth_gbps,
+                                 l.multiplicity);
+            } catch (const InputError& e) {
+                throw InputError(fabric_->source, l.line, e.what());
+            }
+        }
+        try {
+            return std::move(builder).build(o_.build);
+        } catch (const DuplicateNameError& e) {
+            throw InputError(fabric_->source, 0,
+                             fmt::format("'{}' names both a host and a switch", e.name()));
+        }
+    }
+
+    std::string first_switch_name() const {
+        for (const auto& n : fabric_->nodes)
+            if (n.is_switch) return n.name;
+        return "flat";
+    }
+
+    const std::vector<HostExport>& hosts_;
+    const Fabric* fabric_;
+    const AssembleOptions& o_;
+    std::unordered_map<std::string, std::size_t> host_index_;
+    std::optional<MachineTree> default_tree_;
+    std::vector<Machine> machines_;
+    std::vector<AssemblyIssue> issues_;
+    std::vector<std::string> defaulted_;
+};
+
+} // namespace
+
+void set_latency_override(AssembleOptions& options, std::string_view text) {
+    const std::string_view kind = text.substr(0, text.find('='));
+    if (kind == "local" || kind == "global")
+        throw UsageError(fmt::format("--latency '{}': discovered fabrics have host-switch and "
+                                     "switch-switch links only (local and global are dragonfly "
+                                     "links of nettopo-gen)",
+                                     text));
+    const LinkClassSetting setting = parse_link_class_setting(LinkField::Latency, text);
+    for (std::size_t i = 0; i < link_class_count; ++i)
+        if (setting.applies[i]) options.latency_override[i] = setting.value;
+}
+
+Assembly assemble_from_files(const ClusterSources& sources, const AssembleOptions& options) {
+    if (!sources.ibnetdiscover.empty() && !sources.slurm.empty())
+        throw UsageError("give one fabric: --ibnetdiscover or --slurm, not both");
+    std::optional<Fabric> fabric;
+    auto read = [&](const std::string& path, auto reader) {
+        std::istringstream in(read_all(path));
+        fabric = reader(in, path == "-" ? std::string("<stdin>") : path);
+    };
+    if (!sources.ibnetdiscover.empty()) read(sources.ibnetdiscover, read_ibnetdiscover);
+    if (!sources.slurm.empty()) read(sources.slurm, read_slurm_topology);
+    const std::vector<HostExport> hosts =
+        sources.hosts.empty() ? std::vector<HostExport>{} : load_host_exports(sources.hosts);
+    // Unnamed: after the fabric's file, else the first --hosts path.
+    AssembleOptions named = options;
+    if (named.name.empty() && !fabric && !sources.hosts.empty()) {
+        std::string first = sources.hosts.front();
+        while (first.size() > 1 && first.back() == '/') first.pop_back();
+        named.name = file_stem(first);
+    }
+    return assemble_cluster(hosts, fabric ? &*fabric : nullptr, named);
+}
+
+Assembly assemble_cluster(const std::vector<HostExport>& hosts, const Fabric* fabric,
+                          const AssembleOptions& options) {
+    return Assembler(hosts, fabric, options).run();
+}
+
+} // namespace nettopo

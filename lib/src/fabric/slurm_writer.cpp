@@ -1,0 +1,204 @@
+// A cluster's network as a Slurm topology.conf for the topology/tree plugin.
+//
+// Slurm's tree (topology.conf(5), plugins/topology/tree/switch_record.c):
+// each switch has either child nodes (Nodes=) or child switches (Switches=),
+// never both ("switch %s has both child switches and nodes") and not neither
+// (older Slurm: "Switch configuration (%s) lacks children"); a switch may be
+// listed by several parents, and a node under several leaf switches is
+// accepted (Slurm warns). So we refuse: a machine linked to another machine
+// or to no switch, a switch from which no machine can be reached, and two
+// linked switches that both have machines (one would need both keys).
+//
+// Which end of a switch-switch link is the parent: the network is
+// undirected, so we orient by the distance (in links) to the nearest
+// machine: the farther switch is the parent. Between two switches equally
+// far (the network alone cannot tell which is above), the one whose name
+// sorts last in natural order is the parent, as in the usual namings where
+// names grow upwards ("s3" above "s0", "s2-0" above "s1-0", "root" or "top"
+// above "mid"): a guess, but deterministic, and it never makes a cycle. Leaf
+// switches (with machines) are at distance 0, so every other switch has a
+// child.
+//
+// Output: a header comment, then one line per switch ordered by height (0
+// for a leaf switch, else 1 + the highest child), then by name in natural
+// order ("s2" before "s10"); the machines and child switches of a line are in
+// natural order, as compressed hostlists. Only names and links are written:
+// latency, bandwidth and parallel-cable counts have no place in the file
+// (LinkSpeed is in arbitrary units and unused by Slurm). The text depends only
+// on the names and the link set, so writing, reading back and writing again
+// gives the same text.
+#include "nettopo/fabric/slurm_writer.hpp"
+
+#include "nettopo/fabric/hostlist.hpp"
+#include "nettopo/support/atomic_file.hpp"
+#include "nettopo/support/error.hpp"
+#include "nettopo/support/parse.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <fmt/format.h>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nettopo {
+
+namespace {
+
+// A name topology.conf can carry: one token, no hostlist or comment syntax.
+void check_name(std::string_view kind, std::string_view name) {
+    for (char c : name) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u <= ' ' || u == 0x7f || c == '[' || c == ']' || c == ',' || c == '#' || c == '\\' ||
+            c == '"')
+            throw InputError(fmt::format("{} '{}' has a name topology.conf cannot hold (blanks, "
+                                         "brackets, commas, '#', '\\' and '\"' are not allowed)",
+                                         kind, name));
+    }
+}
+
+// Slurm: "This field must be specified and cannot be longer than 64 characters."
+constexpr std::size_t max_switch_name = 64;
+
+} // namespace
+
+void write_slurm_topology(const Cluster& cluster, std::ostream& out) {
+    const Network& net = cluster.network();
+    const std::uint32_t machines = cluster.num_machines();
+    const std::uint32_t switches = cluster.num_switches();
+
+    for (std::uint32_t m = 0; m < machines; ++m)
+        check_name("machine", cluster.machine_name(MachineId(m)));
+    for (std::uint32_t s = 0; s < switches; ++s) {
+        const std::string_view name = cluster.switch_name(SwitchId(s));
+        check_name("switch", name);
+        if (name.size() > max_switch_name)
+            throw InputError(fmt::format("switch '{}' has a name longer than the {} characters "
+                                         "Slurm accepts",
+                                         name, max_switch_name));
+    }
+
+    // Every machine on at least one switch and on no machine.
+    for (std::uint32_t m = 0; m < machines; ++m) {
+        const std::string_view name = cluster.machine_name(MachineId(m));
+        bool on_switch = false;
+        for (const VertexId v : net.neighbors(cluster.vertex(MachineId(m)))) {
+            if (net.is_machine(v))
+                throw InputError(fmt::format(
+                    "machine '{}' is linked to machine '{}': Slurm's topology/tree holds only "
+                    "machines attached to switches (a direct network cannot be written)",
+                    name, cluster.vertex_name(v)));
+            on_switch = true;
+        }
+        if (!on_switch)
+            throw InputError(fmt::format("machine '{}' is linked to no switch: Slurm's "
+                                         "topology/tree needs every machine under a switch",
+                                         name));
+    }
+
+    // Per switch: its machines and its neighbouring switches.
+    std::vector<std::vector<std::string_view>> hosts(switches);
+    std::vector<std::vector<std::uint32_t>> peers(switches);
+    for (std::uint32_t s = 0; s < switches; ++s)
+        for (const VertexId v : net.neighbors(cluster.vertex(SwitchId(s)))) {
+            if (net.is_machine(v))
+                hosts[s].push_back(cluster.vertex_name(v));
+            else
+                peers[s].push_back(cluster.switch_of_vertex(v).value);
+        }
+    const auto name_of = [&](std::uint32_t s) { return cluster.switch_name(SwitchId(s)); };
+
+    // Distance to the nearest machine, from the leaf switches down.
+    constexpr std::uint32_t unreached = std::numeric_limits<std::uint32_t>::max();
+    std::vector<std::uint32_t> dist(switches, unreached);
+    std::deque<std::uint32_t> queue;
+    for (std::uint32_t s = 0; s < switches; ++s)
+        if (!hosts[s].empty()) {
+            dist[s] = 0;
+            queue.push_back(s);
+        }
+    while (!queue.empty()) {
+        const std::uint32_t s = queue.front();
+        queue.pop_front();
+        for (const std::uint32_t t : peers[s])
+            if (dist[t] == unreached) {
+                dist[t] = dist[s] + 1;
+                queue.push_back(t);
+            }
+    }
+    for (std::uint32_t s = 0; s < switches; ++s) {
+        if (dist[s] == unreached)
+            throw InputError(fmt::format("switch '{}' leads to no machine: Slurm's topology/tree "
+                                         "needs every switch to have nodes or switches below it",
+                                         name_of(s)));
+        if (dist[s] == 0)
+            for (const std::uint32_t t : peers[s])
+                if (dist[t] == 0)
+                    throw InputError(fmt::format(
+                        "switches '{}' and '{}' both have machines and are linked to each other: "
+                        "in Slurm's topology/tree a switch has either nodes or child switches",
+                        name_of(s), name_of(t)));
+    }
+
+    // Parent/child orientation and heights, children before parents.
+    const auto is_parent = [&](std::uint32_t u, std::uint32_t v) {
+        if (dist[u] != dist[v]) return dist[u] > dist[v];
+        return natural_less(name_of(v), name_of(u));
+    };
+    std::vector<std::uint32_t> order(switches);
+    for (std::uint32_t s = 0; s < switches; ++s) order[s] = s;
+    std::sort(order.begin(), order.end(),
+              [&](std::uint32_t u, std::uint32_t v) { return is_parent(v, u); });
+    std::vector<std::uint32_t> height(switches, 0);
+    std::vector<std::vector<std::string_view>> children(switches);
+    for (const std::uint32_t u : order)
+        for (const std::uint32_t v : peers[u])
+            if (is_parent(u, v)) {
+                height[u] = std::max(height[u], height[v] + 1);
+                children[u].push_back(name_of(v));
+            }
+
+    std::sort(order.begin(), order.end(), [&](std::uint32_t u, std::uint32_t v) {
+        if (height[u] != height[v]) return height[u] < height[v];
+        return natural_less(name_of(u), name_of(v));
+    });
+
+    std::string cluster_name = cluster.name();
+    std::replace_if(
+        cluster_name.begin(), cluster_name.end(), [](char c) { return c == '\n' || c == '\r'; },
+        ' ');
+    std::string text = "# topology.conf written by nettopo";
+    if (!cluster_name.empty()) {
+        text += " from ";
+        text += cluster_name;
+    }
+    text += '\n';
+    const auto names_list = [](std::vector<std::string_view>& names) {
+        std::sort(names.begin(), names.end(), natural_less);
+        return compress_hostlist(std::vector<std::string>(names.begin(), names.end()));
+    };
+    for (const std::uint32_t s : order) {
+        text += "SwitchName=";
+        text += name_of(s);
+        if (!hosts[s].empty()) {
+            text += " Nodes=";
+            text += names_list(hosts[s]);
+        } else {
+            text += " Switches=";
+            text += names_list(children[s]);
+        }
+        text += '\n';
+    }
+    out << text;
+}
+
+void save_slurm_topology(const Cluster& cluster, const std::string& path) {
+    std::ostringstream text; // a network that is not a tree writes nothing
+    write_slurm_topology(cluster, text);
+    write_atomically(path, [&](std::ostream& out) { out << text.str(); });
+}
+
+} // namespace nettopo

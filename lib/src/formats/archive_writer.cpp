@@ -1,0 +1,135 @@
+// Writer of the nettopo XML archive (share/doc/archive-format.md).
+#include "nettopo/formats/archive.hpp"
+#include "nettopo/support/atomic_file.hpp"
+#include "nettopo/support/text.hpp"
+#include "support/name_runs.hpp"
+
+#include <fmt/format.h>
+#include <pugixml.hpp>
+
+namespace nettopo {
+
+namespace {
+
+std::string node_request_name(const NodeLevel& n) {
+    return n.type ? std::string(to_string(*n.type)) : "auto";
+}
+
+void write_objects(pugi::xml_node parent, const MachineTree& tree, ObjectId id) {
+    const TreeObject& o = tree.object(id);
+    pugi::xml_node e = parent.append_child("object");
+    e.append_attribute("type") = std::string(to_string(o.type)).c_str();
+    if (o.os_index != unknown_os_index) e.append_attribute("os") = o.os_index;
+    if (o.size_bytes) e.append_attribute("size") = fmt::format("{}", o.size_bytes).c_str();
+    for (const MemoryObject& m : tree.memory()) {
+        if (m.parent != id) continue;
+        pugi::xml_node me = e.append_child("memory");
+        me.append_attribute("type") = std::string(to_string(m.type)).c_str();
+        if (m.os_index != unknown_os_index) me.append_attribute("os") = m.os_index;
+        if (m.size_bytes) me.append_attribute("size") = fmt::format("{}", m.size_bytes).c_str();
+    }
+    for (ObjectId child : tree.children(id)) write_objects(e, tree, child);
+}
+
+void write_type(pugi::xml_node types, const MachineType& t, std::uint32_t id) {
+    pugi::xml_node e = types.append_child("type");
+    e.append_attribute("id") = id;
+    e.append_attribute("description") = t.description().c_str();
+    e.append_attribute("node-request") = node_request_name(t.requested_node_level()).c_str();
+    e.append_attribute("node-level") = std::string(to_string(t.node_type())).c_str();
+    pugi::xml_node lat = e.append_child("latencies");
+    for (std::size_t i = 0; i < object_type_count; ++i) {
+        const auto type = static_cast<ObjectType>(i);
+        if (is_memory(type)) continue;
+        lat.append_attribute(std::string(to_string(type)).c_str()) =
+            format_number(t.latencies()[type]).c_str();
+    }
+    write_objects(e, t.tree(), ObjectId(0));
+}
+
+// One element per name run: <single name="..."/> or <plural prefix first count width/>.
+template <class NameOf, class SameGroup, class Decorate>
+void write_names(pugi::xml_node parent, const char* single, const char* plural, NameOf name_of,
+                 std::uint32_t n, SameGroup same_group, Decorate decorate) {
+    for (const detail::NameRun& r : detail::name_runs(name_of, n, same_group)) {
+        pugi::xml_node e;
+        if (r.count == 1) {
+            e = parent.append_child(single);
+            e.append_attribute("name") = std::string(name_of(r.first_index)).c_str();
+        } else {
+            e = parent.append_child(plural);
+            e.append_attribute("prefix") = r.prefix.c_str();
+            e.append_attribute("first") = fmt::format("{}", r.first_number).c_str();
+            e.append_attribute("count") = r.count;
+            e.append_attribute("width") = r.width;
+        }
+        decorate(e, r.first_index);
+    }
+}
+
+} // namespace
+
+void write_archive(const Cluster& c, std::ostream& out, Progress* progress) {
+    pugi::xml_document doc;
+    pugi::xml_node decl = doc.append_child(pugi::node_declaration);
+    decl.append_attribute("version") = "1.0";
+    decl.append_attribute("encoding") = "UTF-8";
+    pugi::xml_node root = doc.append_child("nettopo");
+    root.append_attribute("version") = archive_version;
+    root.append_attribute("name") = c.name().c_str();
+    if (!c.family().empty()) root.append_attribute("family") = c.family().c_str();
+
+    pugi::xml_node types = root.append_child("types");
+    types.append_attribute("count") = c.num_types();
+    for (std::uint32_t t = 0; t < c.num_types(); ++t) write_type(types, c.type(TypeId(t)), t);
+
+    pugi::xml_node machines = root.append_child("machines");
+    machines.append_attribute("count") = c.num_machines();
+    write_names(
+        machines, "machine", "machines",
+        [&](std::uint32_t i) { return c.machine_name(MachineId(i)); }, c.num_machines(),
+        [&](std::uint32_t i) { return c.type_of(MachineId(i)) == c.type_of(MachineId(i - 1)); },
+        [&](pugi::xml_node e, std::uint32_t i) {
+            e.append_attribute("type") = c.type_of(MachineId(i)).value;
+        });
+
+    pugi::xml_node switches = root.append_child("switches");
+    switches.append_attribute("count") = c.num_switches();
+    write_names(
+        switches, "switch", "switches", [&](std::uint32_t i) { return c.switch_name(SwitchId(i)); },
+        c.num_switches(), [](std::uint32_t) { return true; }, [](pugi::xml_node, std::uint32_t) {});
+
+    pugi::xml_node links = root.append_child("links");
+    links.append_attribute("count") = static_cast<unsigned long long>(c.num_net_links());
+    std::string text = "\n";
+    text.reserve(c.num_net_links() * 16 + 1);
+    ProgressTicker tick(progress, "writing the links", c.num_net_links());
+    std::uint64_t written = 0;
+    const Link* prev = nullptr;
+    for (const Link& l : c.network().links()) {
+        tick(++written);
+        // Version 2: the trailing fields equal to the previous line's are
+        // left out, and the reader repeats them. Links hold no -0 (the
+        // builder makes it 0), so equal numbers are identical numbers.
+        const int fields = !prev || l.multiplicity != prev->multiplicity ? 3
+                           : l.bandwidth_gbps != prev->bandwidth_gbps    ? 2
+                           : l.latency_ns != prev->latency_ns            ? 1
+                                                                         : 0;
+        auto it = fmt::format_to(std::back_inserter(text), "{} {}", l.a.value, l.b.value);
+        if (fields >= 1) it = fmt::format_to(it, " {}", format_number(l.latency_ns));
+        if (fields >= 2) it = fmt::format_to(it, " {}", format_number(l.bandwidth_gbps));
+        if (fields >= 3) it = fmt::format_to(it, " {}", l.multiplicity);
+        text += '\n';
+        prev = &l;
+    }
+    links.append_child(pugi::node_pcdata).set_value(text.c_str());
+
+    doc.save(out, "  ", pugi::format_indent, pugi::encoding_utf8);
+}
+
+void save_archive(const Cluster& cluster, const std::string& path, Progress* progress) {
+    write_atomically(path, [&](std::ostream& out) { write_archive(cluster, out, progress); });
+    if (progress) progress->finish();
+}
+
+} // namespace nettopo

@@ -1,0 +1,11 @@
+#include "nettopo/formats/description.hpp"
+#include "nettopo/support/atomic_file.hpp"
+
+namespace nettopo {
+
+void save_description(const Cluster& cluster, const std::string& path, Progress* progress) {
+    write_atomically(path, [&](std::ostream& out) { write_description(cluster, out, progress); });
+    if (progress) progress->finish();
+}
+
+} // namespace nettopo

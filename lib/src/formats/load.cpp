@@ -1,0 +1,126 @@
+#include "nettopo/formats/load.hpp"
+
+#include "formats/readers.hpp"
+#include "hwloc/hwloc_buffer.hpp"
+#include "hwloc/hwloc_xml_check.hpp"
+#include "nettopo/model/cluster_builder.hpp"
+#include "nettopo/support/error.hpp"
+#include "nettopo/support/parse.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <pugixml.hpp>
+#include <sstream>
+
+namespace nettopo {
+
+namespace {
+
+// Name of the root element, skipping the XML declaration, comments and a
+// DOCTYPE; empty when the text does not start like XML.
+std::string_view xml_root_name(std::string_view s) {
+    std::size_t i = 0;
+    if (s.starts_with("\xEF\xBB\xBF")) i = 3;
+    for (;;) {
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        if (i >= s.size() || s[i] != '<') return {};
+        if (s.compare(i, 4, "<!--") == 0) {
+            const auto end = s.find("-->", i);
+            if (end == std::string_view::npos) return {};
+            i = end + 3;
+        } else if (s.compare(i, 2, "<?") == 0 || s.compare(i, 2, "<!") == 0) {
+            const auto end = s.find('>', i);
+            if (end == std::string_view::npos) return {};
+            i = end + 1;
+        } else {
+            std::size_t j = i + 1;
+            while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j])) && s[j] != '>' &&
+                   s[j] != '/')
+                ++j;
+            return s.substr(i + 1, j - i - 1);
+        }
+    }
+}
+
+InputKind kind_of(std::string_view buffer, const std::string& source) {
+    const std::string_view root = xml_root_name(buffer);
+    if (root.empty()) return InputKind::Description;
+    if (root == "nettopo") return InputKind::Archive;
+    if (root == "topology") return InputKind::HwlocXml;
+    if (root == "topologydiff")
+        throw InputError(source, 0,
+                         "this is an hwloc topology diff; it needs its reference "
+                         "host's XML to be applied to");
+    throw InputError(source, 0,
+                     fmt::format("unrecognised XML document <{}>: expected a nettopo "
+                                 "archive <nettopo> or an hwloc export <topology>",
+                                 root));
+}
+
+Cluster one_machine(HwlocMachine m, std::string description, std::string fallback_name,
+                    const LoadOptions& options) {
+    std::string name = m.hostname.empty() ? std::move(fallback_name) : m.hostname;
+    ClusterBuilder b(name);
+    const TypeId t = b.add_type(MachineType(std::move(description), std::move(m.tree),
+                                            options.node_level, LevelLatencies::defaults()));
+    b.add_machine(name, t);
+    return std::move(b).build(options.build);
+}
+
+} // namespace
+
+const char* to_string(InputKind kind) {
+    switch (kind) {
+    case InputKind::Archive:
+        return "nettopo archive";
+    case InputKind::Description:
+        return "topology description";
+    case InputKind::HwlocXml:
+        return "hwloc XML export";
+    }
+    return "?";
+}
+
+InputKind detect_input_kind(const std::string& path) {
+    return kind_of(read_all(path), path);
+}
+
+Cluster load_cluster(const std::string& path, const LoadOptions& options) {
+    const std::string source = path == "-" ? "<stdin>" : path;
+    const std::string buffer = read_all(path);
+    switch (kind_of(buffer, source)) {
+    case InputKind::Archive: {
+        Cluster c = detail::read_archive_buffer(buffer, source, options);
+        if (options.progress) options.progress->finish();
+        return c;
+    }
+    case InputKind::HwlocXml: {
+        // pugixml first: hwloc's parser only says "failed", we want the line.
+        pugi::xml_document doc;
+        detail::parse_xml(doc, buffer, source);
+        const std::size_t declared = detail::declared_pus(doc);
+        HwlocMachine machine = detail::load_hwloc_xml_buffer(buffer, source);
+        detail::check_kept_pus(machine.tree, declared, source);
+        const std::string stem = file_stem(source);
+        return one_machine(std::move(machine), hwloc_type_description(source), stem, options);
+    }
+    case InputKind::Description: {
+        std::istringstream in(buffer);
+        Cluster c = read_description(in, source, options);
+        if (options.progress) options.progress->finish();
+        return c;
+    }
+    }
+    throw Error("unreachable input kind");
+}
+
+Cluster discover_cluster(const LoadOptions& options) {
+    return one_machine(discover_this_machine(), "this machine", "localhost", options);
+}
+
+} // namespace nettopo

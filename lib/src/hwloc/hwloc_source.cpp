@@ -1,0 +1,177 @@
+#include "nettopo/hwloc/hwloc_source.hpp"
+
+#include "hwloc/hwloc_buffer.hpp"
+#include "hwloc/hwloc_convert.hpp"
+#include "hwloc/isolated.hpp"
+#include "hwloc/synthetic_check.hpp"
+#include "nettopo/support/error.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+#include <fstream>
+#include <hwloc.h>
+#include <iterator>
+#include <memory>
+#include <unistd.h>
+
+namespace nettopo {
+
+using detail::make_topology;
+using detail::Topology;
+
+namespace {
+
+std::optional<ObjectType> convert_type(hwloc_obj_type_t t) {
+    switch (t) {
+    case HWLOC_OBJ_MACHINE:
+        return ObjectType::Machine;
+    case HWLOC_OBJ_PACKAGE:
+        return ObjectType::Package;
+    case HWLOC_OBJ_DIE:
+        return ObjectType::Die;
+    case HWLOC_OBJ_GROUP:
+        return ObjectType::Group;
+    case HWLOC_OBJ_NUMANODE:
+        return ObjectType::NUMANode;
+    case HWLOC_OBJ_MEMCACHE:
+        return ObjectType::MemCache;
+    case HWLOC_OBJ_L5CACHE:
+        return ObjectType::L5;
+    case HWLOC_OBJ_L4CACHE:
+        return ObjectType::L4;
+    case HWLOC_OBJ_L3CACHE:
+        return ObjectType::L3;
+    case HWLOC_OBJ_L2CACHE:
+        return ObjectType::L2;
+    case HWLOC_OBJ_L1CACHE:
+        return ObjectType::L1;
+    case HWLOC_OBJ_L3ICACHE:
+        return ObjectType::L3i;
+    case HWLOC_OBJ_L2ICACHE:
+        return ObjectType::L2i;
+    case HWLOC_OBJ_L1ICACHE:
+        return ObjectType::L1i;
+    case HWLOC_OBJ_CORE:
+        return ObjectType::Core;
+    case HWLOC_OBJ_PU:
+        return ObjectType::PU;
+    default:
+        return std::nullopt; // I/O and Misc objects carry no proximity
+    }
+}
+
+std::uint32_t os_index_of(hwloc_obj_t o) {
+    return o->os_index == HWLOC_UNKNOWN_INDEX ? unknown_os_index : o->os_index;
+}
+
+std::uint64_t size_of(hwloc_obj_t o) {
+    if (o->type == HWLOC_OBJ_NUMANODE) return o->attr->numanode.local_memory;
+    if (hwloc_obj_type_is_cache(o->type) || o->type == HWLOC_OBJ_MEMCACHE)
+        return o->attr->cache.size;
+    return 0;
+}
+
+// hwloc 2 keeps memory objects in their own child list; a memory-side cache
+// sits between a CPU object and its NUMA node, so walk that list recursively.
+void add_memory(MachineTree::Builder& b, hwloc_obj_t mem, ObjectId parent) {
+    for (; mem; mem = mem->next_sibling) {
+        if (auto t = convert_type(mem->type))
+            b.add_memory(*t, parent, os_index_of(mem), size_of(mem));
+        add_memory(b, mem->memory_first_child, parent);
+    }
+}
+
+void add_subtree(MachineTree::Builder& b, hwloc_obj_t o, ObjectId parent) {
+    const auto type = convert_type(o->type);
+    if (!type || is_memory(*type)) return;
+    const ObjectId id = b.add(*type, parent, os_index_of(o), size_of(o));
+    add_memory(b, o->memory_first_child, id);
+    for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling) add_subtree(b, c, id);
+}
+
+MachineTree convert(hwloc_topology_t topo) {
+    MachineTree::Builder b;
+    add_subtree(b, hwloc_get_root_obj(topo), ObjectId());
+    return std::move(b).finish();
+}
+
+std::string hostname_of(hwloc_topology_t topo) {
+    const char* h = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topo), "HostName");
+    return h ? h : "";
+}
+
+} // namespace
+
+namespace detail {
+Topology make_topology() {
+    hwloc_topology_t t = nullptr;
+    if (hwloc_topology_init(&t) != 0) throw Error("hwloc_topology_init failed");
+    // lstopo shows instruction caches; hwloc's library default hides them.
+    hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL);
+    return Topology(t);
+}
+
+HwlocMachine machine_of(hwloc_topology_t topology) {
+    return HwlocMachine{convert(topology), hostname_of(topology)};
+}
+} // namespace detail
+
+MachineTree tree_from_synthetic(std::string_view description) {
+    const std::uint64_t pus = detail::check_synthetic(description);
+    const std::string desc(description);
+    // Attributes in parentheses reach hwloc unchecked: parse in a child.
+    MachineTree tree =
+        detail::load_isolated(desc, [&] {
+            Topology topo = make_topology();
+            if (hwloc_topology_set_synthetic(topo.get(), desc.c_str()) != 0 ||
+                hwloc_topology_load(topo.get()) != 0)
+                throw InputError(fmt::format("hwloc rejects the synthetic description '{}'", desc));
+            return HwlocMachine{convert(topo.get()), ""};
+        }).tree;
+    // Attributes can make hwloc build something else (indexes=0,0,0,0 merges
+    // four PUs into one): refuse rather than guess.
+    if (tree.num_pus() != pus)
+        throw InputError(fmt::format("hwloc built {} PUs from the synthetic description '{}', "
+                                     "which describes {}",
+                                     tree.num_pus(), desc, pus));
+    return tree;
+}
+
+HwlocMachine load_hwloc_xml(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path, 0, fmt::format("cannot read: {}", std::strerror(errno)));
+    const std::string buffer{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    return detail::load_hwloc_xml_buffer(buffer, path);
+}
+
+namespace detail {
+HwlocMachine load_hwloc_xml_buffer(std::string_view buffer, const std::string& source_name) {
+    const std::string copy(buffer); // hwloc wants a NUL-terminated buffer, size included
+    return load_isolated(source_name, [&] {
+        Topology topo = make_topology();
+        if (hwloc_topology_set_xmlbuffer(topo.get(), copy.c_str(),
+                                         static_cast<int>(copy.size() + 1)) != 0 ||
+            hwloc_topology_load(topo.get()) != 0)
+            throw InputError(source_name, 0, "hwloc cannot load this XML export");
+        try {
+            return HwlocMachine{convert(topo.get()), hostname_of(topo.get())};
+        } catch (const InputError& e) {
+            throw InputError(source_name, 0, e.what());
+        }
+    });
+}
+} // namespace detail
+
+HwlocMachine discover_this_machine() {
+    Topology topo = make_topology();
+    if (hwloc_topology_load(topo.get()) != 0) throw Error("hwloc cannot discover this machine");
+    HwlocMachine m{convert(topo.get()), hostname_of(topo.get())};
+    if (m.hostname.empty()) {
+        char buf[256] = {};
+        if (gethostname(buf, sizeof buf - 1) == 0) m.hostname = buf;
+    }
+    return m;
+}
+
+} // namespace nettopo

@@ -1,0 +1,113 @@
+#include "nettopo/query/summary.hpp"
+
+#include "nettopo/query/network_search.hpp"
+#include "nettopo/support/text.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace nettopo {
+
+namespace {
+
+// Largest finite machine-to-machine hop count seen from `from`, and the
+// machine where it is reached.
+std::pair<std::uint32_t, std::uint32_t> farthest_machine(NetworkSearch& search, const Network& net,
+                                                         VertexId from,
+                                                         std::vector<std::uint32_t>& hops) {
+    search.hops_from(from, hops);
+    std::pair<std::uint32_t, std::uint32_t> best{0, from.value};
+    for (std::uint32_t m = 0; m < net.num_machines(); ++m)
+        if (hops[m] != NetworkSearch::unreachable_hops && hops[m] > best.first) best = {hops[m], m};
+    return best;
+}
+
+// Exact while a BFS from every machine stays within the budget, else a
+// lower bound from a double sweep (and `exact` is cleared).
+std::uint32_t diameter_by_search(const Network& net, bool& exact) {
+    NetworkSearch search(net);
+    std::vector<std::uint32_t> hops;
+    const std::uint64_t work = std::uint64_t{net.num_machines()} *
+                               (net.num_vertices() + 2 * std::uint64_t{net.num_links()});
+    if (work <= exact_diameter_budget) {
+        std::uint32_t diameter = 0;
+        for (std::uint32_t m = 0; m < net.num_machines(); ++m)
+            diameter = std::max(diameter, farthest_machine(search, net, VertexId(m), hops).first);
+        return diameter;
+    }
+    exact = false;
+    auto [d1, far] = farthest_machine(search, net, VertexId(0), hops);
+    return std::max(d1, farthest_machine(search, net, VertexId(far), hops).first);
+}
+
+} // namespace
+
+HopDistribution machine_hop_distribution(const Cluster& cluster, std::uint32_t max_sources) {
+    HopDistribution d;
+    const std::uint32_t machines = cluster.num_machines();
+    d.all_sources = machines <= max_sources;
+    const std::uint32_t sources = d.all_sources ? machines : max_sources;
+    NetworkSearch search(cluster.network());
+    std::vector<std::uint32_t> hops;
+    for (std::uint32_t i = 0; i < sources; ++i) {
+        // Evenly spread over the machine ids when sampling: deterministic.
+        const auto s = static_cast<std::uint32_t>(std::uint64_t{i} * machines / sources);
+        search.hops_from(VertexId(s), hops);
+        for (std::uint32_t t = 0; t < machines; ++t) {
+            if (t == s) continue;
+            if (hops[t] == NetworkSearch::unreachable_hops) {
+                ++d.unreachable_pairs;
+                continue;
+            }
+            if (hops[t] >= d.pairs_at_hops.size()) d.pairs_at_hops.resize(hops[t] + 1, 0);
+            ++d.pairs_at_hops[hops[t]];
+        }
+    }
+    d.sources = sources;
+    return d;
+}
+
+ClusterSummary summarize(const Cluster& c, const HopDistribution* known) {
+    const Network& net = c.network();
+    ClusterSummary s{};
+    s.name = c.name();
+    s.pes = c.num_pes();
+    s.machines = c.num_machines();
+    s.nodes = c.num_nodes();
+    s.switches = c.num_switches();
+    s.types = c.num_types();
+    s.links = c.num_net_links();
+    s.min_degree = ~0u;
+    for (std::uint32_t v = 0; v < net.num_vertices(); ++v) {
+        s.min_degree = std::min(s.min_degree, net.degree(VertexId(v)));
+        s.max_degree = std::max(s.max_degree, net.degree(VertexId(v)));
+    }
+    s.components = connected_components(net).count;
+
+    if (known && known->all_sources) {
+        s.diameter_hops = known->pairs_at_hops.empty()
+                              ? 0
+                              : static_cast<std::uint32_t>(known->pairs_at_hops.size() - 1);
+    } else {
+        s.diameter_hops = diameter_by_search(net, s.diameter_exact);
+    }
+
+    std::vector<std::uint32_t> machines_of_type(c.num_types(), 0);
+    const auto runs = c.runs();
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const std::uint32_t end =
+            i + 1 < runs.size() ? runs[i + 1].first_machine : c.num_machines();
+        machines_of_type[runs[i].type.value] += end - runs[i].first_machine;
+    }
+    for (std::uint32_t t = 0; t < c.num_types(); ++t) {
+        const MachineType& type = c.type(TypeId(t));
+        const bool automatic = !type.requested_node_level().type;
+        s.machine_types.push_back({type.description(),
+                                   fmt::format("{} ({})", to_string(type.node_type()),
+                                               automatic ? "automatic" : "requested"),
+                                   machines_of_type[t], type.num_pus(), type.num_nodes()});
+    }
+    return s;
+}
+
+} // namespace nettopo

@@ -1,0 +1,45 @@
+// The real inputs of ../shared/data used by several tests.
+#pragma once
+
+#include "nettopo/assemble/assemble.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace nettopo::test {
+
+// Every file of the shared hwloc-xml directory, sorted for stable output.
+inline std::vector<std::string> real_xmls() {
+    namespace fs = std::filesystem;
+    std::vector<std::string> files;
+    const fs::path dir = fs::path(NETTOPO_SHARED_DATA) / "hwloc-xml";
+    for (const fs::directory_entry& e : fs::directory_iterator(dir))
+        if (e.is_regular_file() && e.path().extension() == ".xml") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// A real cluster of the shared clusters directory: its per-host hwloc
+// exports and its ibnetdiscover fabric.
+inline std::string real_cluster_dir(const std::string& name) {
+    return std::string(NETTOPO_SHARED_DATA) + "/clusters/" + name;
+}
+
+// Whether it is there; a test without it warns and skips.
+inline bool have_real_cluster(const std::string& name) {
+    if (std::filesystem::exists(real_cluster_dir(name))) return true;
+    WARN("no " << real_cluster_dir(name) << ": skipped");
+    return false;
+}
+
+inline Assembly assemble_real_cluster(const std::string& name, AssembleOptions options = {}) {
+    ClusterSources s;
+    s.hosts = {real_cluster_dir(name) + "/hwloc"};
+    s.ibnetdiscover = real_cluster_dir(name) + "/ib-subnet-0.txt";
+    return assemble_from_files(s, options);
+}
+
+} // namespace nettopo::test

@@ -1,0 +1,188 @@
+// The two real clusters of ../shared/data/clusters assembled from their
+// per-host hwloc exports and their InfiniBand dumps (ibnetdiscover -p), and
+// hand-made assemblies for every rule of matching hosts with a fabric.
+//
+// Hop counts checked here were read off the dumps by hand, with the -p
+// report's columns ($4 = this port's GUID, $8 = "SW" or "CA" for the peer,
+// $11 = the peer's GUID):
+//   grep -v '^DR' ib-subnet-0.txt | awk '$4 == G && $8 == "SW" {print $11}' | sort | uniq -c
+// lists the switches a switch G is cabled to, with the number of cables.
+#include "nettopo/assemble/assemble.hpp"
+#include "nettopo/assemble/check_report.hpp"
+#include "nettopo/hwloc/hwloc_source.hpp"
+#include "nettopo/query/network_search.hpp"
+#include "nettopo/query/query_engine.hpp"
+#include "nettopo/support/error.hpp"
+#include "testkit/real_data.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <sstream>
+
+using namespace nettopo;
+using Catch::Contains;
+
+namespace {
+
+using test::assemble_real_cluster;
+using test::have_real_cluster;
+using test::real_cluster_dir;
+
+std::uint32_t hops(const Cluster& c, std::string_view a, std::string_view b) {
+    NetworkSearch search(c.network());
+    const auto h = search.hops(c.vertex(c.require_machine(a)), c.vertex(c.require_machine(b)));
+    REQUIRE(h);
+    return *h;
+}
+
+const Link& link_between(const Cluster& c, VertexId a, VertexId b) {
+    for (const Link& l : c.network().links())
+        if ((l.a == a && l.b == b) || (l.a == b && l.b == a)) return l;
+    FAIL("no link between " << c.vertex_name(a) << " and " << c.vertex_name(b));
+    throw std::logic_error("unreachable");
+}
+
+} // namespace
+
+TEST_CASE("avakas: 276 hwloc exports (264 diffs) and a QLogic director fabric", "[real-clusters]") {
+    if (!have_real_cluster("avakas")) return;
+    const Assembly a = assemble_real_cluster("avakas");
+    const Cluster& c = a.cluster;
+    INFO(c.num_machines() << " machines, " << c.num_switches() << " switches, " << c.num_net_links()
+                          << " links, " << c.num_pes() << " PEs");
+    // 281 channel adapters in the dump (grep -c "^CA"), 5 without an hwloc
+    // export; 25 switch chips; 425 cabled node pairs, less the 5 left out.
+    CHECK(c.num_machines() == 276);
+    CHECK(c.num_switches() == 25);
+    CHECK(c.num_net_links() == 420);
+    CHECK(c.num_pes() == 3464);
+    CHECK(c.num_types() == 9);
+    REQUIRE(a.issues.size() == 1);
+    CHECK(a.issues[0].names == std::vector<std::string>{"avakas-master1", "avakas-master2",
+                                                        "fhnode01", "fhnode02", "fhnode03"});
+    // A two-level director: hosts 2 hops apart on one leaf chip, else 4.
+    const HopDistribution d = machine_hop_distribution(c);
+    CHECK(d.pairs_at_hops == std::vector<std::uint64_t>{0, 0, 4494, 0, 71406});
+    CHECK(d.unreachable_pairs == 0);
+    // Every host named in the fabric that has a file gets its real topology.
+    for (std::uint32_t m = 0; m < c.num_machines(); ++m)
+        CHECK_THAT(c.machine_type(MachineId(m)).description(), Contains("hwloc:"));
+    CHECK(connected_components(c.network()).count == 1);
+    // node179 and node177 hang off the same leaf chip (SW lid 18, GUID
+    // 0x00066a00ec002dd9): host, leaf, host.
+    CHECK(hops(c, "node179", "node177") == 2);
+    // node213 is on leaf 0x00066a00ec002def; both leaves are cabled to the
+    // same 9 spine chips (2 cables each): host, leaf, spine, leaf, host.
+    CHECK(hops(c, "node179", "node213") == 4);
+    const Link& trunk = link_between(c, c.vertex(*c.find_switch("S-00066a00ec002dd9")),
+                                     c.vertex(*c.find_switch("S-00066a00eb002cb2")));
+    CHECK(trunk.multiplicity == 2);
+    CHECK(trunk.bandwidth_gbps == 32); // 4x QDR
+    const Link& host_link = link_between(c, c.vertex(c.require_machine("node179")),
+                                         c.vertex(*c.find_switch("S-00066a00ec002dd9")));
+    CHECK(host_link.multiplicity == 1);
+    CHECK(host_link.latency_ns == LinkClasses::defaults()[LinkClass::HostSwitch].latency_ns);
+}
+
+TEST_CASE("plafrim: 122 hosts of several families on Voltaire switches", "[real-clusters]") {
+    if (!have_real_cluster("plafrim")) return;
+    const Assembly a = assemble_real_cluster("plafrim");
+    const Cluster& c = a.cluster;
+    INFO(c.num_machines() << " machines, " << c.num_switches() << " switches, " << c.num_net_links()
+                          << " links, " << c.num_pes() << " PEs, " << c.num_types() << " types");
+    CHECK(c.num_machines() == 119);
+    CHECK(c.num_switches() == 9);
+    CHECK(c.num_net_links() == 131);
+    CHECK(c.num_pes() == 1252);
+    CHECK(c.num_types() == 17);
+    CHECK(connected_components(c.network()).count == 1);
+    REQUIRE(a.issues.size() == 2);
+    CHECK(a.issues[0].names ==
+          std::vector<std::string>{"mds01", "oss01", "oss02", "oss03", "oss04", "reine"});
+    CHECK(a.issues[1].names == std::vector<std::string>{"fifi", "loulou", "riri"});
+    // mirage001 and mirabelle001 are cabled to switch 0x0008f10500108c9e,
+    // fourmi049 to 0x0008f1050010852c, and those two switches to each other
+    // (one cable): 2 and 3 hops.
+    CHECK(hops(c, "mirage001", "mirabelle001") == 2);
+    CHECK(hops(c, "mirage001", "fourmi049") == 3);
+    const HopDistribution d = machine_hop_distribution(c);
+    CHECK(d.pairs_at_hops == std::vector<std::uint64_t>{0, 0, 2152, 1404, 4546, 3138, 1668, 1134});
+}
+
+TEST_CASE("assembly: hosts matched with the fabric by name", "[real-clusters]") {
+    Fabric f;
+    f.source = "fabric.txt";
+    f.nodes = {
+        {"sw0", true, "", 1}, {"a1", false, "", 2}, {"a2", false, "", 3}, {"a3", false, "", 4}};
+    f.links = {{0, 1, 32, std::nullopt, 1, 2}, {0, 2, 32, 7.5, 2, 3}, {0, 3, 32, {}, 1, 4}};
+    const MachineTree two = tree_from_synthetic("core:2 pu:1");
+    std::vector<HostExport> hosts = {
+        {"a2", two, "x/a2.xml"}, {"a1", two, "x/a1.xml"}, {"zz", two, "x/zz.xml"}};
+    SECTION("matched, left out and stray hosts") {
+        const Assembly a = assemble_cluster(hosts, &f, {});
+        CHECK(a.cluster.num_machines() == 2);
+        CHECK(a.cluster.machine_name(MachineId(0)) == "a1"); // natural order
+        CHECK(a.cluster.num_types() == 1);                   // identical trees share a type
+        REQUIRE(a.issues.size() == 2);
+        CHECK_THAT(a.issues[0].summary(), Contains("1 host in the fabric") && Contains("a3"));
+        CHECK_THAT(a.issues[1].summary(), Contains("zz"));
+        // the source's latency is kept, the default fills in
+        const Link& l1 =
+            link_between(a.cluster, a.cluster.vertex(MachineId(0)), a.cluster.vertex(SwitchId(0)));
+        CHECK(l1.latency_ns == 200);
+        const Link& l2 =
+            link_between(a.cluster, a.cluster.vertex(MachineId(1)), a.cluster.vertex(SwitchId(0)));
+        CHECK(l2.latency_ns == 7.5);
+        CHECK(l2.multiplicity == 2);
+    }
+    SECTION("--default-machine fills in, --latency overrides the source") {
+        AssembleOptions o;
+        o.default_machine = "pack:1 core:4 pu:2";
+        set_latency_override(o, "host-switch=42");
+        const Assembly a = assemble_cluster(hosts, &f, o);
+        CHECK(a.cluster.num_machines() == 3);
+        CHECK(a.defaulted_hosts == std::vector<std::string>{"a3"});
+        CHECK(a.cluster.machine_type(a.cluster.require_machine("a3")).num_pus() == 8);
+        for (const Link& l : a.cluster.network().links()) CHECK(l.latency_ns == 42);
+        REQUIRE(a.issues.size() == 1); // only the stray export
+    }
+    SECTION("--strict makes mismatches errors") {
+        AssembleOptions o;
+        o.strict = true;
+        CHECK_THROWS_AS(assemble_cluster(hosts, &f, o), InputError);
+    }
+    SECTION("--hosts-only puts every host on one switch") {
+        AssembleOptions o;
+        o.hosts_only = true;
+        const Assembly a = assemble_cluster(hosts, nullptr, o);
+        CHECK(a.cluster.num_machines() == 3);
+        CHECK(a.cluster.num_switches() == 1);
+        CHECK(a.cluster.switch_name(SwitchId(0)) == "flat");
+        CHECK(a.issues.empty());
+    }
+    SECTION("contradictory requests") {
+        CHECK_THROWS_AS(assemble_cluster(hosts, nullptr, {}), UsageError);
+        AssembleOptions o;
+        o.hosts_only = true;
+        CHECK_THROWS_AS(assemble_cluster(hosts, &f, o), UsageError);
+    }
+    SECTION("a disconnected result is refused, or reported by the check") {
+        f.nodes.push_back({"sw1", true, "", 5});
+        f.nodes.push_back({"a4", false, "", 6});
+        f.links.push_back({4, 5, 0, {}, 1, 6});
+        hosts.push_back({"a4", two, "x/a4.xml"});
+        CHECK_THROWS_AS(assemble_cluster(hosts, &f, {}), InputError);
+        AssembleOptions o;
+        o.build.allow_disconnected = true;
+        const Assembly a = assemble_cluster(hosts, &f, o);
+        const CheckReport r = check_assembly(a, false);
+        CHECK_FALSE(r.ok());
+        CHECK(r.hops.unreachable_pairs == 4); // a4 <-> a1 and a4 <-> a2, both ways
+        CHECK(check_assembly(a, true).problems.size() == a.issues.size());
+    }
+}
+
+TEST_CASE("assembly: names no hostlist can hold are listed plainly", "[real-clusters]") {
+    const AssemblyIssue issue{"host", "left out", {"odd,name", "b[1"}};
+    CHECK(issue.summary() == "2 hosts left out: odd,name,b[1");
+}

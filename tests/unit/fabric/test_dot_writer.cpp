@@ -1,0 +1,552 @@
+// Graphviz drawing (dot_writer.hpp): the DOT text is read back by a small
+// line parser written here, and its nodes and edges are checked against the
+// cluster: every switch drawn, every machine drawn alone or inside exactly one
+// collapsed box, one edge per link (one per box), names escaped so that they
+// come back as written. Rendering runs Graphviz's `dot` when it is installed,
+// and stand-in `dot` scripts otherwise, so the process handling is tested on
+// machines without Graphviz (CI), as is the "dot is not installed" message.
+#include "common/drawing.hpp"
+#include "nettopo/fabric/dot_writer.hpp"
+#include "nettopo/fabric/hostlist.hpp"
+#include "nettopo/families/family.hpp"
+#include "nettopo/formats/load.hpp"
+#include "nettopo/gen/generate.hpp"
+#include "nettopo/model/cluster_builder.hpp"
+#include "nettopo/support/error.hpp"
+#include "testkit/temp_dir.hpp"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <sys/stat.h>
+#include <vector>
+
+using namespace nettopo;
+using Catch::Contains;
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// A minimal reader of the DOT that write_dot produces: one statement a line.
+// ---------------------------------------------------------------------------
+
+// A DOT quoted string, with its escapes.
+const std::string q = R"("(?:[^"\\]|\\.)*")";
+const std::regex node_line("^  (" + q + R"() \[(.*)\];$)");
+const std::regex legend_line("^    (" + q + R"() \[(.*)\];$)");
+const std::regex edge_line("^  (" + q + ") -- (" + q + R"re() \[label="([^"\\]*)"\];$)re");
+const std::regex label_attr("label=(" + q + ")");
+const std::regex shape_attr("shape=([a-z0-9]+)");
+const std::regex collapsed_label(R"(^(\d+) x type (\d+)\n(.*)$)");
+const std::regex range_list(R"(^(.*)\.\.(.*) \((\d+) machines\)$)");
+
+// The characters inside a DOT quoted string, as Graphviz shows them in a label.
+std::string unquote(const std::string& s) {
+    REQUIRE(s.size() >= 2);
+    std::string u;
+    for (std::size_t i = 1; i + 1 < s.size(); ++i) {
+        if (s[i] == '\\') {
+            ++i;
+            u += s[i] == 'n' ? '\n' : s[i];
+            continue;
+        }
+        u += s[i];
+    }
+    return u;
+}
+
+struct DrawnNode {
+    std::string shape, label; // label: empty when the node shows its ID
+};
+
+struct Drawing {
+    std::string graph_line;
+    std::map<std::string, DrawnNode> nodes;  // top level, by ID
+    std::vector<std::string> node_order;     // IDs in the order written
+    std::map<std::string, DrawnNode> legend; // inside the legend subgraph
+    struct Edge {
+        std::string a, b, label;
+    };
+    std::vector<Edge> edges;
+};
+
+Drawing parse(const std::string& text) {
+    Drawing d;
+    std::istringstream in(text);
+    std::string line;
+    std::size_t n = 0;
+    bool closed = false;
+    while (std::getline(in, line)) {
+        INFO(line);
+        REQUIRE_FALSE(closed); // nothing after the closing brace
+        ++n;
+        std::smatch m;
+        if (n == 1) {
+            REQUIRE(std::regex_match(line, std::regex("^graph (" + q + " )?\\{$")));
+            d.graph_line = line;
+            continue;
+        }
+        if (line == "}") {
+            closed = true;
+            continue;
+        }
+        const auto node_of = [](const std::string& attrs) {
+            DrawnNode node;
+            std::smatch a;
+            if (std::regex_search(attrs, a, shape_attr)) node.shape = a[1];
+            if (std::regex_search(attrs, a, label_attr)) node.label = unquote(a[1]);
+            return node;
+        };
+        if (std::regex_match(line, m, edge_line)) {
+            d.edges.push_back({unquote(m[1]), unquote(m[2]), m[3]});
+        } else if (std::regex_match(line, m, legend_line)) {
+            REQUIRE(d.legend.emplace(unquote(m[1]), node_of(m[2])).second);
+        } else if (std::regex_match(line, m, node_line)) {
+            const std::string id = unquote(m[1]);
+            REQUIRE(d.nodes.emplace(id, node_of(m[2])).second); // each node once
+            d.node_order.push_back(id);
+        } else {
+            // Attribute statements and the legend subgraph's frame.
+            const bool known = line.starts_with("  graph [") || line.starts_with("  node [") ||
+                               line.starts_with("  edge [") ||
+                               line == "  subgraph cluster_legend {" || line == "  }" ||
+                               line.starts_with("    label=") || line.starts_with("    labelloc=");
+            REQUIRE(known);
+        }
+    }
+    REQUIRE(closed);
+    return d;
+}
+
+std::string dot_of(const Cluster& c, std::uint32_t collapse_above = DotOptions{}.collapse_above) {
+    std::ostringstream out;
+    write_dot(c, out, DotOptions{collapse_above});
+    return out.str();
+}
+
+// Checks the drawing against the cluster; returns the number of collapsed boxes.
+std::size_t check_drawing(const Cluster& c, std::uint32_t collapse_above) {
+    const std::string text = dot_of(c, collapse_above);
+    const Drawing d = parse(text);
+    const Network& net = c.network();
+
+    // The legend: one entry per machine type.
+    CHECK(d.legend.size() == c.num_types());
+    for (const auto& [id, node] : d.legend) CHECK_FALSE(c.find_vertex(id));
+    for (std::uint32_t t = 0; t < c.num_types(); ++t) {
+        bool found = false;
+        for (const auto& [id, node] : d.legend)
+            found = found || node.label.starts_with(fmt::format("type {}: ", t));
+        CHECK(found);
+    }
+
+    // Every switch is a box; every machine is drawn alone or in exactly one
+    // collapsed box (box3d "N x type T\nfirst..last") of its switch.
+    std::size_t boxes = 0, boxed_machines = 0;
+    std::vector<int> drawn(c.num_machines(), 0);
+    std::map<std::string, std::uint32_t> box_count; // by box ID
+    for (const auto& [id, node] : d.nodes) {
+        if (node.shape == "box3d") {
+            std::smatch m;
+            REQUIRE(std::regex_match(node.label, m, collapsed_label));
+            const auto count = static_cast<std::uint32_t>(std::stoul(m[1]));
+            CHECK(count > collapse_above);
+            CHECK(collapse_above != 0);
+            // The members: a hostlist, or "first..last (N machines)" when long.
+            const std::string list = m[3];
+            std::smatch r;
+            std::vector<std::string> names;
+            if (std::regex_match(list, r, range_list)) {
+                names = {r[1], r[2]};
+                CHECK(std::stoul(r[3]) == count);
+            } else {
+                names = expand_hostlist(list);
+                CHECK(names.size() == count);
+            }
+            for (const std::string& n : names) {
+                const auto machine = c.find_machine(n);
+                REQUIRE(machine);
+                CHECK(c.type_of(*machine).value == std::stoul(m[2]));
+            }
+            ++boxes;
+            boxed_machines += count;
+            box_count[id] = count;
+            CHECK_FALSE(c.find_vertex(id)); // never the name of a machine or switch
+            continue;
+        }
+        const auto v = c.find_vertex(id);
+        REQUIRE(v);
+        if (net.is_machine(*v)) {
+            CHECK(node.shape == "ellipse");
+            ++drawn[v->value];
+        } else {
+            CHECK(node.shape == "box");
+        }
+    }
+    std::size_t single_machines = 0;
+    for (int k : drawn) single_machines += static_cast<std::size_t>(k);
+    CHECK(d.nodes.size() == c.num_switches() + single_machines + boxes);
+    CHECK(single_machines + boxed_machines == c.num_machines());
+
+    // The collapsed machines: those hanging off one switch only, in groups of
+    // more than collapse_above per switch and type (counted here from the links).
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> hanging; // (switch, type)
+    for (std::uint32_t m = 0; m < c.num_machines(); ++m) {
+        const VertexId v = c.vertex(MachineId(m));
+        if (net.degree(v) == 1 && !net.is_machine(net.neighbors(v)[0]))
+            ++hanging[{net.neighbors(v)[0].value, c.type_of(MachineId(m)).value}];
+    }
+    std::size_t expected_boxes = 0, expected_boxed = 0;
+    for (const auto& [key, count] : hanging)
+        if (collapse_above != 0 && count > collapse_above) {
+            ++expected_boxes;
+            expected_boxed += count;
+        }
+    CHECK(boxes == expected_boxes);
+    CHECK(boxed_machines == expected_boxed);
+
+    // One edge per link, one per box; every end is a drawn node.
+    CHECK(d.edges.size() == c.num_net_links() - boxed_machines + boxes);
+    std::map<std::string, int> box_edges;
+    for (const Drawing::Edge& e : d.edges) {
+        CHECK(d.nodes.contains(e.a));
+        CHECK(d.nodes.contains(e.b));
+        CHECK(std::regex_search(e.label, std::regex(R"(^[0-9.e+-]+(-[0-9.e+-]+)? ns)")));
+        if (box_count.contains(e.b)) ++box_edges[e.b];
+        CHECK_FALSE(box_count.contains(e.a)); // a box is drawn below its switch
+    }
+    CHECK(box_edges.size() == boxes);
+    for (const auto& [id, k] : box_edges) CHECK(k == 1);
+
+    // Deterministic.
+    CHECK(dot_of(c, collapse_above) == text);
+    return boxes;
+}
+
+MachineType one_pu() {
+    return synthetic_machine("pu:1", NodeLevel{});
+}
+
+// ---------------------------------------------------------------------------
+// Files and the environment.
+// ---------------------------------------------------------------------------
+
+using test::read_file;
+using test::TempDir;
+
+// Where the tests' temporary directories are made.
+constexpr std::string_view temp_prefix = "nettopo-dot-test-";
+
+// Sets PATH for the scope of the object, then puts the old value back.
+struct PathOverride {
+    std::optional<std::string> old;
+    explicit PathOverride(const std::string& value) {
+        if (const char* p = std::getenv("PATH")) old = p;
+        ::setenv("PATH", value.c_str(), 1);
+    }
+    ~PathOverride() {
+        if (old)
+            ::setenv("PATH", old->c_str(), 1);
+        else
+            ::unsetenv("PATH");
+    }
+    PathOverride(const PathOverride&) = delete;
+    PathOverride& operator=(const PathOverride&) = delete;
+};
+
+// An executable shell script named `dot` in `dir`, standing in for Graphviz
+// (PATH names only `dir` while it runs: the script sets its own).
+void fake_dot(const fs::path& dir, const std::string& body) {
+    const fs::path p = dir / "dot";
+    std::ofstream(p) << "#!/bin/sh\nPATH=/usr/bin:/bin\n" << body << "\n";
+    fs::permissions(p, fs::perms::owner_all);
+}
+
+bool graphviz_installed() {
+    const char* env = std::getenv("PATH");
+    std::istringstream dirs(env ? env : "");
+    std::string dir;
+    while (std::getline(dirs, dir, ':'))
+        if (!dir.empty() && ::access((fs::path(dir) / "dot").c_str(), X_OK) == 0) return true;
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("write_dot draws share/examples: nodes, edges, legend", "[dot]") {
+    std::vector<fs::path> examples;
+    for (const fs::directory_entry& e :
+         fs::directory_iterator(fs::path(NETTOPO_SOURCE_DIR) / "share/examples"))
+        if (e.path().extension() == ".topo") examples.push_back(e.path());
+    std::sort(examples.begin(), examples.end());
+    REQUIRE(examples.size() >= 3);
+    for (const fs::path& p : examples) {
+        INFO(p);
+        const Cluster c = load_cluster(p.string());
+        for (std::uint32_t collapse : {0u, 1u, 2u, 3u, 4u, 8u}) {
+            INFO("collapse above " << collapse);
+            check_drawing(c, collapse);
+        }
+    }
+    // small-fattree: 4 hosts under each of 4 leaves.
+    const Cluster tree = load_cluster(NETTOPO_SOURCE_DIR "/share/examples/small-fattree.topo");
+    CHECK(check_drawing(tree, 3) == 4);
+    CHECK(check_drawing(tree, 4) == 0);
+    const Drawing d = parse(dot_of(tree, 2));
+    REQUIRE(d.nodes.contains("leaf0/type0"));
+    CHECK(d.nodes.at("leaf0/type0").label == "4 x type 0\nnode[01-04]");
+    bool uplink = false;
+    for (const Drawing::Edge& e : d.edges) {
+        if (e.b == "leaf0/type0") CHECK((e.a == "leaf0" && e.label == "150 ns, 200 Gb/s"));
+        // Core above leaf: the spine is written first; doubled uplinks say so.
+        if (e.b == "leaf0" && e.a == "spine0") {
+            uplink = true;
+            CHECK(e.label == "300 ns x2, 200 Gb/s");
+        }
+    }
+    CHECK(uplink);
+    CHECK(d.graph_line == "graph \"small-fattree\" {");
+    REQUIRE(d.legend.size() == 1);
+    CHECK(d.legend.begin()->second.label == "type 0: 32 PEs, pack:2 l3:1 core:8 pu:2");
+}
+
+TEST_CASE("write_dot draws generated fat-trees with collapsed leaves", "[dot]") {
+    // k-ary n-tree: k^n hosts, n k^(n-1) switches, k hosts per leaf switch.
+    const Cluster c = generate(*make_fat_tree(4, 3), one_pu());
+    REQUIRE(c.num_machines() == 64);
+    REQUIRE(c.num_switches() == 48);
+    CHECK(check_drawing(c, 0) == 0);
+    CHECK(check_drawing(c, 3) == 16);
+    CHECK(check_drawing(c, 4) == 0);
+    const Cluster big = generate(*make_fat_tree(8, 2), one_pu());
+    CHECK(check_drawing(big, 7) == 8);
+    CHECK(check_drawing(big, 8) == 0);
+    // k^n host links and (n-1) k^n between switches; collapsed: 16 boxes and
+    // 48 switches, the 64 host links drawn as 16 edges.
+    REQUIRE(c.num_net_links() == 64 + 2 * 64);
+    const Drawing d = parse(dot_of(c, 3));
+    CHECK(d.nodes.size() == 16 + 48);
+    CHECK(d.edges.size() == 192 - 64 + 16);
+}
+
+TEST_CASE("write_dot collapses per switch and type, with latency ranges", "[dot]") {
+    // Under sw0: a0..a4 of type 0 interleaved with b0..b4 of type 1, the
+    // latencies of a* growing from 100 to 140; under sw1: c0, c1 of type 0;
+    // x is linked to sw0 and to sw1 (degree 2), so never collapsed.
+    ClusterBuilder b("mixed");
+    const TypeId small = b.add_type(one_pu());
+    const TypeId large = b.add_type(synthetic_machine("core:2 pu:2", NodeLevel{}));
+    REQUIRE(small != large);
+    const auto sw0 = b.add_switch("sw0").value, sw1 = b.add_switch("sw1").value;
+    b.add_link({true, sw0}, {true, sw1}, 500, 100, 3);
+    for (int i = 0; i < 5; ++i) {
+        const auto a = b.add_machine(fmt::format("a{}", i), small).value;
+        const auto m = b.add_machine(fmt::format("b{}", i), large).value;
+        b.add_link({false, a}, {true, sw0}, 100 + 10 * i, 100);
+        b.add_link({false, m}, {true, sw0}, 250, i == 2 ? 0 : 50, 2);
+    }
+    for (int i = 0; i < 2; ++i)
+        b.add_link({false, b.add_machine(fmt::format("c{}", i), small).value}, {true, sw1}, 90);
+    const auto x = b.add_machine("x", small).value;
+    b.add_link({false, x}, {true, sw0}, 7);
+    b.add_link({false, x}, {true, sw1}, 7);
+    const Cluster c = std::move(b).build();
+
+    CHECK(check_drawing(c, 4) == 2);
+    CHECK(check_drawing(c, 1) == 3);
+    CHECK(check_drawing(c, 5) == 0);
+    const Drawing d = parse(dot_of(c, 4));
+    REQUIRE(d.nodes.contains("sw0/type0"));
+    REQUIRE(d.nodes.contains("sw0/type1"));
+    CHECK(d.nodes.at("sw0/type0").label == "5 x type 0\na[0-4]");
+    CHECK(d.nodes.at("sw0/type1").label == "5 x type 1\nb[0-4]");
+    CHECK(d.nodes.contains("c0"));
+    CHECK(d.nodes.contains("x"));
+    std::map<std::string, std::string> label_to;
+    for (const Drawing::Edge& e : d.edges) label_to[e.b] = e.label;
+    CHECK(label_to["sw0/type0"] == "100-140 ns, 100 Gb/s");
+    CHECK(label_to["sw0/type1"] == "250 ns x2"); // one bandwidth unknown: none shown
+    CHECK(label_to["sw1"] == "500 ns x3, 100 Gb/s");
+    // Two legend entries with their PE counts and colours.
+    REQUIRE(d.legend.size() == 2);
+    std::set<std::string> legend_labels;
+    for (const auto& [id, node] : d.legend) legend_labels.insert(node.label);
+    CHECK(legend_labels.contains("type 0: 1 PE, pu:1"));
+    CHECK(legend_labels.contains("type 1: 4 PEs, core:2 pu:2"));
+    const std::string text = dot_of(c, 4);
+    CHECK_THAT(text, Contains("\"sw0/type0\" [shape=box3d, fillcolor=\"#8dd3c7\""));
+    CHECK_THAT(text, Contains("\"sw0/type1\" [shape=box3d, fillcolor=\"#ffffb3\""));
+}
+
+TEST_CASE("write_dot escapes quotes, backslashes and spaces in names", "[dot]") {
+    // The last two take the IDs the box and the legend entry would have.
+    const std::vector<std::string> machines = {
+        "plain",  "with space",   "quote\"inside",          "back\\slash",
+        "ends\\", "\\\"both\"\\", "switch \"one\"\\/type0", "legend/type0"};
+    ClusterBuilder b("the \"quoted\" \\ cluster");
+    const TypeId t = b.add_type(one_pu());
+    const auto sw = b.add_switch("switch \"one\"\\").value;
+    for (const std::string& name : machines)
+        b.add_link({false, b.add_machine(name, t).value}, {true, sw}, 1.5);
+    const Cluster c = std::move(b).build();
+
+    for (std::uint32_t collapse : {0u, 3u}) check_drawing(c, collapse);
+    CHECK(parse(dot_of(c, 0)).legend.contains("legend/type0'"));
+    const Drawing d = parse(dot_of(c, 0));
+    for (const std::string& name : machines) {
+        INFO(name);
+        CHECK(d.nodes.contains(name));
+    }
+    CHECK(d.nodes.contains("switch \"one\"\\"));
+    CHECK(d.graph_line == R"(graph "the \"quoted\" \\ cluster" {)");
+    CHECK_THAT(dot_of(c, 0), Contains(R"(  "\\\"both\"\\" [shape=ellipse)"));
+    // Collapsed: the box's label names the first and last machines escaped.
+    const Drawing boxed = parse(dot_of(c, 3));
+    REQUIRE(boxed.nodes.size() == 2);
+    for (const auto& [id, node] : boxed.nodes) {
+        if (node.shape != "box3d") continue;
+        CHECK(id == "switch \"one\"\\/type0'");
+        CHECK(node.label == "8 x type 0\nplain..legend/type0 (8 machines)");
+    }
+}
+
+TEST_CASE("write_dot: unnamed cluster, machine-to-machine links", "[dot]") {
+    ClusterBuilder b;
+    const TypeId t = b.add_type(one_pu());
+    for (int i = 0; i < 4; ++i) b.add_machine(fmt::format("m{}", i), t);
+    for (std::uint32_t i = 0; i < 4; ++i) b.add_link({false, i}, {false, (i + 1) % 4}, 5);
+    const Cluster c = std::move(b).build();
+    CHECK(check_drawing(c, 1) == 0);
+    const Drawing d = parse(dot_of(c));
+    CHECK(d.graph_line == "graph {");
+    REQUIRE(d.edges.size() == 4);
+    CHECK(d.edges[0].a == "m0");
+    CHECK(d.edges[0].b == "m1");
+}
+
+TEST_CASE("save_drawing writes DOT files atomically and refuses unknown extensions", "[dot]") {
+    const Cluster c = load_cluster(NETTOPO_SOURCE_DIR "/share/examples/small-fattree.topo");
+    TempDir dir(temp_prefix);
+    const fs::path dot = dir.path / "t.dot", gv = dir.path / "t.GV";
+    save_drawing(c, dot.string(), DotOptions{2});
+    save_drawing(c, gv.string(), DotOptions{2});
+    CHECK(read_file(dot) == dot_of(c, 2));
+    CHECK(read_file(gv) == dot_of(c, 2));
+    CHECK_THROWS_AS(save_drawing(c, (dir.path / "t.jpeg").string()), UsageError);
+    CHECK_THROWS_AS(save_drawing(c, (dir.path / "t").string()), UsageError);
+    CHECK_THROWS_WITH(save_drawing(c, (dir.path / "t.txt").string()),
+                      Contains("expected .dot, .gv, .svg, .png or .pdf"));
+    CHECK(dir.entries() == std::vector<std::string>{"t.GV", "t.dot"});
+}
+
+TEST_CASE("save_drawing says so when Graphviz's dot is not installed", "[dot]") {
+    const Cluster c = load_cluster(NETTOPO_SOURCE_DIR "/share/examples/ring4.topo");
+    TempDir dir(temp_prefix), empty_bin(temp_prefix);
+    const PathOverride path(empty_bin.path.string());
+    for (const char* ext : {"svg", "png", "pdf"}) {
+        const fs::path target = dir.path / fmt::format("ring.{}", ext);
+        try {
+            save_drawing(c, target.string());
+            FAIL("no error without dot");
+        } catch (const UsageError&) {
+            FAIL("a missing dot is not a usage error");
+        } catch (const Error& e) {
+            CHECK(std::string(e.what()) ==
+                  fmt::format("cannot render {}: Graphviz's dot is not installed (apt-get "
+                              "install graphviz); write {} instead",
+                              target.string(), (dir.path / "ring.dot").string()));
+        }
+    }
+    CHECK(dir.entries().empty());
+    // A .dot file needs no Graphviz.
+    save_drawing(c, (dir.path / "ring.dot").string());
+    CHECK(dir.entries() == std::vector<std::string>{"ring.dot"});
+}
+
+TEST_CASE("save_drawing runs dot with the DOT text on its standard input", "[dot]") {
+    const Cluster c = load_cluster(NETTOPO_SOURCE_DIR "/share/examples/small-fattree.topo");
+    TempDir dir(temp_prefix), bin(temp_prefix);
+    const PathOverride path(bin.path.string());
+
+    SECTION("success: the output comes to the target by rename") {
+        // "dot -Tpng -o FILE": the stand-in copies its input to FILE and logs its arguments.
+        fake_dot(bin.path,
+                 fmt::format("echo \"$@\" > '{}'; cat > \"$3\"", (bin.path / "args").string()));
+        const fs::path target = dir.path / "fat.png";
+        save_drawing(c, target.string(), DotOptions{3});
+        CHECK(read_file(target) == dot_of(c, 3));
+        const std::string args = read_file(bin.path / "args");
+        CHECK(args.starts_with("-Tpng -o " + target.string() + ".tmp."));
+        CHECK(dir.entries() == std::vector<std::string>{"fat.png"});
+        struct stat st {};
+        REQUIRE(::stat(target.c_str(), &st) == 0);
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        CHECK((st.st_mode & 0777) == (0666 & ~mask));
+        // Replaced whole on a second drawing.
+        save_drawing(c, target.string(), DotOptions{0});
+        CHECK(read_file(target) == dot_of(c, 0));
+        CHECK(dir.entries() == std::vector<std::string>{"fat.png"});
+    }
+    SECTION("failure: the exit status is reported and nothing is left") {
+        fake_dot(bin.path, "cat > /dev/null; exit 3");
+        const fs::path target = dir.path / "fat.svg";
+        std::ofstream(target) << "old drawing";
+        CHECK_THROWS_WITH(save_drawing(c, target.string()),
+                          Contains("cannot render") && Contains("exit status 3"));
+        CHECK(read_file(target) == "old drawing");
+        CHECK(dir.entries() == std::vector<std::string>{"fat.svg"});
+    }
+    SECTION("a dot that stops reading early does not kill the caller") {
+        fake_dot(bin.path, "exit 1");
+        const Cluster big = generate(*make_fat_tree(16, 3), one_pu()); // MBs of DOT
+        CHECK_THROWS_WITH(save_drawing(big, (dir.path / "big.pdf").string()),
+                          Contains("exit status 1"));
+        CHECK(dir.entries().empty());
+    }
+    SECTION("a dot killed by a signal") {
+        fake_dot(bin.path, "kill -9 $$");
+        CHECK_THROWS_WITH(save_drawing(c, (dir.path / "k.svg").string()), Contains("signal 9"));
+        CHECK(dir.entries().empty());
+    }
+}
+
+TEST_CASE("save_drawing renders SVG with Graphviz when it is installed", "[dot]") {
+    if (!graphviz_installed()) {
+        WARN("Graphviz's dot is not on PATH: rendering not checked");
+        return;
+    }
+    TempDir dir(temp_prefix);
+    for (const char* example : {"small-fattree.topo", "ring4.topo", "fig9b.topo"}) {
+        const Cluster c =
+            load_cluster(fmt::format("{}/share/examples/{}", NETTOPO_SOURCE_DIR, example));
+        for (std::uint32_t collapse : {0u, 2u}) {
+            const fs::path svg = dir.path / fmt::format("{}-{}.svg", example, collapse);
+            save_drawing(c, svg.string(), DotOptions{collapse});
+            const std::string text = read_file(svg);
+            CHECK_THAT(text, Contains("<svg"));
+            CHECK_THAT(text, Contains("</svg>"));
+        }
+    }
+    // Names that need escaping are accepted by Graphviz too.
+    ClusterBuilder b("q\"uote\\");
+    const TypeId t = b.add_type(one_pu());
+    const auto sw = b.add_switch("s \"1\"\\").value;
+    for (const char* name : {"a\"b", "c\\", "d e"})
+        b.add_link({false, b.add_machine(name, t).value}, {true, sw}, 1);
+    const Cluster c = std::move(b).build();
+    const fs::path svg = dir.path / "escaped.svg";
+    save_drawing(c, svg.string(), DotOptions{0});
+    CHECK_THAT(read_file(svg), Contains("<svg"));
+}

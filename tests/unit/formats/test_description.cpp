@@ -1,0 +1,150 @@
+// The text description: what it accepts, and the message and location of
+// every kind of error it rejects.
+#include "nettopo/formats/description.hpp"
+#include "nettopo/support/error.hpp"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+using namespace nettopo;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+Cluster parse(const std::string& text, bool allow_disconnected = false) {
+    std::istringstream in(text);
+    LoadOptions o;
+    o.build.allow_disconnected = allow_disconnected;
+    return read_description(in, "t.topo", o);
+}
+
+// The error's full message, or "" when the text parses.
+std::string error_of(const std::string& text) {
+    try {
+        parse(text);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "";
+}
+} // namespace
+
+TEST_CASE("descriptions: comments, blank lines, names, ranges and options", "[description]") {
+    const Cluster c =
+        parse("# a comment\n\n"
+              "name my cluster   # trailing comment\n"
+              "switch sw\n"
+              "machines n[08-11] pack:1 core:2 pu:2 node=pu lat.core=3.5\n"
+              "machines x[9-10] pack:1 core:2 pu:1\n"
+              "link n08 sw 1.5 bandwidth=100 count=4\n"
+              "link sw n09 1\nlink n10 sw 1\nlink n11 sw 1\nlink x9 sw 2\nlink x10 sw 0\n");
+    CHECK(c.name() == "my cluster");
+    REQUIRE(c.num_machines() == 6);
+    CHECK(c.machine_name(MachineId(0)) == "n08");
+    CHECK(c.machine_name(MachineId(3)) == "n11");
+    CHECK(c.machine_name(MachineId(4)) == "x9");
+    CHECK(c.machine_name(MachineId(5)) == "x10");
+    CHECK(c.num_types() == 2);
+    const MachineType& t = c.machine_type(MachineId(0));
+    CHECK(t.node_type() == ObjectType::PU);
+    CHECK(t.num_nodes() == 4);
+    CHECK(t.latencies()[ObjectType::Core] == 3.5);
+    CHECK(t.latency_between(0, 1) == 3.5);
+    const Link& l = c.network().links()[0];
+    CHECK(l.latency_ns == 1.5);
+    CHECK(l.bandwidth_gbps == 100);
+    CHECK(l.multiplicity == 4);
+    CHECK(c.network().links()[5].latency_ns == 0.0);
+}
+
+TEST_CASE("hwloc attributes in parentheses stay in the synthetic description", "[description]") {
+    const Cluster c = parse("machine a pack:1 l3:1(size=32MB) core:2 pu:1 node=l3\n");
+    const MachineTree& tree = c.machine_type(MachineId(0)).tree();
+    CHECK(c.machine_type(MachineId(0)).description() == "pack:1 l3:1(size=32MB) core:2 pu:1");
+    CHECK(c.machine_type(MachineId(0)).node_type() == ObjectType::L3);
+    bool found = false;
+    for (const TreeObject& o : tree.objects())
+        if (o.type == ObjectType::L3)
+            found = o.size_bytes == 32000000; // hwloc reads MB as 10^6 bytes
+    CHECK(found);
+}
+
+TEST_CASE("the default name is the file's stem", "[description]") {
+    std::istringstream in("machine a core:1 pu:1\n");
+    CHECK(read_description(in, "dir/lab.topo").name() == "lab");
+}
+
+TEST_CASE("a lat. override below a level raises the levels above it", "[description]") {
+    const Cluster c = parse("machine a pack:1 l3:1 l2:2 core:1 pu:1 lat.l2=500\n");
+    const MachineType& t = c.machine_type(MachineId(0));
+    // PUs 0 and 1 meet at L3 (40 by default), but the L2 below costs 500.
+    CHECK(t.latency_between(0, 1) == 500.0);
+    CHECK(t.latency_between(0, 0) == 0.0);
+}
+
+TEST_CASE("description errors name the file, the line and what is wrong", "[description]") {
+    struct Case {
+        const char* text;
+        const char* location;
+        const char* says;
+    };
+    const Case cases[] = {
+        {"machine a core:1 pu:1\nfrobnicate x\n", "t.topo:2: ", "unknown statement 'frobnicate'"},
+        {"machine a\n", "t.topo:1: ", "expected 'machine <name> <hwloc synthetic description>'"},
+        {"machine a node=core\n", "t.topo:1: ", "expected an hwloc synthetic description"},
+        {"machine a pack:2 core:x pu:1\n", "t.topo:1: ", "bad count 'x'"},
+        {"machine a pack:2 bogus:2 pu:1\n", "t.topo:1: ", "unknown object type 'bogus'"},
+        {"machine a pack:2 core:2\n", "t.topo:1: ", "must end with pu"},
+        {"machine a core:1 pu:1 node=banana\n", "t.topo:1: ", "unknown node level 'banana'"},
+        {"machine a core:1 pu:1 lat.core=-1\n", "t.topo:1: ", "bad latency '-1'"},
+        {"machine a core:1 pu:1 colour=red\n", "t.topo:1: ", "unknown machine option 'colour'"},
+        {"machines n[4-2] core:1 pu:1\n", "t.topo:1: ", "4 > 2"},
+        {"machines n[a-2] core:1 pu:1\n", "t.topo:1: ", "bounds must be non-negative integers"},
+        {"machines n4 core:1 pu:1\n", "t.topo:1: ", "expected <prefix>[<a>-<b>]"},
+        {"machine a core:1 pu:1\nswitch a\n",
+         "t.topo:2: ", "duplicate name 'a': already declared as a machine on line 1"},
+        {"switch s\nmachines s[1-2] core:1 pu:1\nmachine s1 core:1 pu:1\n",
+         "t.topo:3: ", "duplicate name 's1'"},
+        {"switch s t\n", "t.topo:1: ", "expected 'switch <name>'"},
+        {"machine a core:1 pu:1\nlink a b 3\n", "t.topo:2: ", "unknown endpoint 'b'"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b -3\n",
+         "t.topo:3: ", "negative latency"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b fast\n",
+         "t.topo:3: ", "bad latency 'fast'"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b\n",
+         "t.topo:3: ", "expected 'link <endpoint> <endpoint> <latency-ns>"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b 1 bandwidth=0\n",
+         "t.topo:3: ", "bad bandwidth '0'"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b 1 count=0\n",
+         "t.topo:3: ", "bad count '0'"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b 1 speed=4\n",
+         "t.topo:3: ", "unexpected 'speed=4'"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b 1\nlink b a 2\n",
+         "t.topo:4: ", "duplicate link between 'b' and 'a' (first on line 3"},
+        {"machine a core:1 pu:1\nlink a a 1\n", "t.topo:2: ", "cannot join a vertex to itself"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\n",
+         "t.topo: ", "the network is not connected (2 components): 'a' cannot reach 'b'"},
+        {"# nothing\n", "t.topo: ", "no machine is declared"},
+        {"name\n", "t.topo:1: ", "expected a name"},
+        {"machine a pu:4(indexes=0,0,0,0)\n",
+         "t.topo:1: ", "hwloc built 1 PUs from the synthetic description"},
+        {"machine a core:1 pu:8192\n", "t.topo:1: ", "at most 1024 objects under one parent"},
+        {"machine a pack:16 core:1024 pu:2\n", "t.topo:1: ", "more than 16384 PUs per machine"},
+        {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b 2e9\n",
+         "t.topo:3: ", "must be between 0 and 1000000000 ns"},
+        {"machines n[0-999999999] pack:2 core:4 pu:2\n",
+         "t.topo:1: ", "past the limit of 32-bit PE ids"},
+    };
+    for (const Case& c : cases) {
+        INFO(c.text);
+        const std::string msg = error_of(c.text);
+        CHECK_THAT(msg, StartsWith(c.location));
+        CHECK_THAT(msg, Contains(c.says));
+    }
+}
+
+TEST_CASE("a disconnected network is accepted when allowed", "[description]") {
+    const Cluster c = parse("machine a core:1 pu:1\nmachine b core:1 pu:1\n", true);
+    CHECK(c.num_machines() == 2);
+    CHECK(c.num_net_links() == 0);
+}

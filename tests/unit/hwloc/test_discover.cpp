@@ -1,0 +1,33 @@
+// This machine, through nettopo and directly through hwloc, must agree.
+#include "nettopo/formats/load.hpp"
+
+#include <catch2/catch.hpp>
+#include <hwloc.h>
+
+using namespace nettopo;
+
+TEST_CASE("discovering this machine matches hwloc's own view", "[discover]") {
+    hwloc_topology_t topo;
+    REQUIRE(hwloc_topology_init(&topo) == 0);
+    REQUIRE(hwloc_topology_set_icache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_ALL) == 0);
+    REQUIRE(hwloc_topology_load(topo) == 0);
+    const Cluster c = discover_cluster();
+    REQUIRE(c.num_machines() == 1);
+    const MachineTree& tree = c.machine_type(MachineId(0)).tree();
+    const std::pair<hwloc_obj_type_t, ObjectType> types[] = {
+        {HWLOC_OBJ_PU, ObjectType::PU},           {HWLOC_OBJ_CORE, ObjectType::Core},
+        {HWLOC_OBJ_PACKAGE, ObjectType::Package}, {HWLOC_OBJ_L1CACHE, ObjectType::L1},
+        {HWLOC_OBJ_L2CACHE, ObjectType::L2},      {HWLOC_OBJ_L3CACHE, ObjectType::L3},
+        {HWLOC_OBJ_L1ICACHE, ObjectType::L1i},    {HWLOC_OBJ_NUMANODE, ObjectType::NUMANode},
+    };
+    for (auto [h, n] : types) {
+        INFO(to_string(n));
+        CHECK(tree.count(n) == static_cast<std::uint32_t>(hwloc_get_nbobjs_by_type(topo, h)));
+    }
+    CHECK(c.num_pes() == static_cast<std::uint32_t>(hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU)));
+    for (std::uint32_t i = 0; i < tree.num_pus(); ++i)
+        CHECK(tree.object(tree.pu(i)).os_index ==
+              hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, i)->os_index);
+    CHECK_FALSE(c.machine_name(MachineId(0)).empty());
+    hwloc_topology_destroy(topo);
+}

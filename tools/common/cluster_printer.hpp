@@ -1,0 +1,21 @@
+// The tools' views of a whole cluster: `summary` as text or JSON, and
+// `show`, an lstopo-like indented tree of switches, machines and each
+// machine type once.
+#pragma once
+
+#include "nettopo/query/summary.hpp"
+
+#include <cstdint>
+#include <ostream>
+
+namespace nettopo {
+
+void write_summary_text(const ClusterSummary& s, std::ostream& out);
+void write_summary_json(const ClusterSummary& s, std::ostream& out);
+
+struct ShowOptions {
+    std::uint32_t max_listed = 32; // machines, switches and neighbours listed; 0 = all
+};
+void write_show(const Cluster& cluster, std::ostream& out, const ShowOptions& options = {});
+
+} // namespace nettopo

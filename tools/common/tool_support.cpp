@@ -1,0 +1,56 @@
+#include "common/tool_support.hpp"
+
+#include "nettopo/formats/load.hpp"
+#include "nettopo/support/error.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
+
+namespace nettopo {
+
+int run_guarded(std::string_view tool, const std::function<int()>& body) {
+    int code = exit_ok;
+    try {
+        code = body();
+    } catch (const UsageError& e) {
+        std::cerr << fmt::format("{}: error: {}\n", tool, e.what());
+        return exit_bad_usage;
+    } catch (const std::bad_alloc&) {
+        std::cerr << fmt::format("{}: error: out of memory\n", tool);
+        return exit_bad_data;
+    } catch (const std::exception& e) {
+        std::cerr << fmt::format("{}: error: {}\n", tool, e.what());
+        return exit_bad_data;
+    }
+    if (!std::cout.flush()) {
+        std::cerr << fmt::format("{}: error: cannot write to standard output\n", tool);
+        return exit_bad_data;
+    }
+    return code;
+}
+
+int report_usage_error(std::string_view tool, std::string_view message) {
+    std::cerr << fmt::format("{}: error: {} (see {} --help)\n", tool, message, tool);
+    return exit_bad_usage;
+}
+
+std::string default_input() {
+    if (const char* env = std::getenv("NETTOPO_ARCHIVE"); env && *env) return env;
+    std::error_code ec;
+    if (std::filesystem::exists("net_topo.xml", ec)) return "net_topo.xml";
+    return {};
+}
+
+Cluster load_or_discover(const std::string& input, const LoadOptions& options) {
+    return input.empty() ? discover_cluster(options) : load_cluster(input, options);
+}
+
+NodeLevel parse_node_level(std::string_view text) {
+    if (auto level = node_level_from(text)) return *level;
+    throw UsageError(
+        fmt::format("unknown node level '{}' (expected {})", text, node_level_choices));
+}
+
+} // namespace nettopo

@@ -1,0 +1,37 @@
+// What every nettopo executable shares: the exit-code convention and where a
+// topology comes from when the user does not say.
+#pragma once
+
+#include "nettopo/formats/description.hpp"
+#include "nettopo/model/cluster.hpp"
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace nettopo {
+
+inline constexpr int exit_ok = 0;
+inline constexpr int exit_bad_data = 1;
+inline constexpr int exit_bad_usage = 2;
+
+// Runs a tool's body and turns exceptions into a one-line message on stderr
+// ("<tool>: error: ...") and the documented exit code: UsageError -> 2,
+// anything else -> 1. Output that could not be written (a full disk, a closed
+// pipe) is an error too: scripts must not read a truncated answer as complete.
+int run_guarded(std::string_view tool, const std::function<int()>& body);
+
+// A command-line parsing error, reported like every other error; returns 2.
+int report_usage_error(std::string_view tool, std::string_view message);
+
+// The input a query tool reads when -i is not given: $NETTOPO_ARCHIVE, else
+// ./net_topo.xml if it exists, else "" (discover this machine).
+std::string default_input();
+
+// Loads `input`, or discovers this machine when it is empty.
+Cluster load_or_discover(const std::string& input, const LoadOptions& options);
+
+// Parses a --node-level value ("auto", "l3", "core", "numa", ...); UsageError if unknown.
+NodeLevel parse_node_level(std::string_view text);
+
+} // namespace nettopo

@@ -1,0 +1,41 @@
+// What nettopo-balance prints (a table for people, CSV and JSON for
+// scripts) and the files it writes (mapping, rankfile, Slurm hostfile), all
+// of them atomically. Every printed form starts with the same header: the
+// command and its parameters.
+#pragma once
+
+#include "nettopo/balance/balance_summary.hpp"
+#include "nettopo/balance/mapping_io.hpp"
+#include "nettopo/balance/simulator.hpp"
+
+#include <ostream>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nettopo {
+
+struct BalanceReportHeader {
+    std::string command;
+    std::vector<std::pair<std::string, std::string>> parameters; // name, value
+    std::vector<std::pair<std::string, std::string>> outputs;    // files written, how to use them
+};
+
+enum class ReportFormat { Table, Csv, Json };
+
+// One row per simulated run (the none run first).
+void write_comparison(std::ostream& out, ReportFormat format, const BalanceReportHeader& header,
+                      std::span<const SimulationResult> results);
+// One balancing of a given state.
+void write_balance_summary(std::ostream& out, ReportFormat format,
+                           const BalanceReportHeader& header, const BalanceSummary& summary);
+
+// Files replaced atomically ("-": standard output).
+void save_mapping(const std::string& path, std::span<const PeId> mapping);
+void save_rankfile(const std::string& path, const Cluster& cluster, std::span<const PeId> mapping);
+// Writes the hostfile and returns the launch (its cpu_bind and notes).
+SlurmLaunch save_slurm_hostfile(const std::string& path, const Cluster& cluster,
+                                std::span<const PeId> mapping);
+
+} // namespace nettopo

@@ -1,0 +1,32 @@
+// Benchmark inputs: the thesis' presets (one-PU machines, unit links, as its
+// generator made them), any nettopo-gen family, or a file.
+#include "nettopo-bench/bench_runs.hpp"
+#include "nettopo/formats/load.hpp"
+#include "nettopo/gen/generate.hpp"
+
+namespace nettopo::bench {
+
+Input preset_input(const std::string& preset) {
+    std::shared_ptr<const Family> family = make_preset(preset);
+    GenerateOptions options;
+    options.name = preset;
+    options.links = LinkClasses::uniform(preset_latency_ns, 0);
+    auto cluster = std::make_shared<const Cluster>(
+        generate(*family, synthetic_machine(preset_machine, {}), options));
+    return {preset, std::move(cluster), std::move(family), true};
+}
+
+Input family_input(const std::string& spec) {
+    std::shared_ptr<const Family> family = family_from_spec(spec);
+    auto cluster = std::make_shared<const Cluster>(
+        generate(*family, synthetic_machine(default_machine, {}), {}));
+    return {family->spec(), std::move(cluster), std::move(family), false};
+}
+
+Input file_input(const std::string& path, bool allow_disconnected) {
+    LoadOptions options;
+    options.build.allow_disconnected = allow_disconnected;
+    return {path, std::make_shared<const Cluster>(load_cluster(path, options)), nullptr, false};
+}
+
+} // namespace nettopo::bench

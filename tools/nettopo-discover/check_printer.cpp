@@ -1,0 +1,54 @@
+#include "nettopo-discover/check_printer.hpp"
+
+#include "common/cluster_printer.hpp"
+#include "common/json_writer.hpp"
+
+#include <fmt/format.h>
+
+namespace nettopo {
+
+void write_check_text(const CheckReport& r, std::ostream& out) {
+    write_summary_text(r.summary, out);
+    out << fmt::format(
+        "hops between machines ({} pairs{}):\n", r.hops.all_sources ? "all ordered" : "ordered",
+        r.hops.all_sources ? "" : fmt::format(", from {} sampled machines", r.hops.sources));
+    for (std::size_t h = 0; h < r.hops.pairs_at_hops.size(); ++h)
+        if (r.hops.pairs_at_hops[h])
+            out << fmt::format("  {:>3} hops: {}\n", h, r.hops.pairs_at_hops[h]);
+    if (r.hops.unreachable_pairs)
+        out << fmt::format("  unreachable: {}\n", r.hops.unreachable_pairs);
+    for (const auto& n : r.notes) out << fmt::format("note: {}\n", n);
+    for (const auto& p : r.problems) out << fmt::format("problem: {}\n", p);
+    out << (r.ok() ? "check: ok\n"
+                   : fmt::format("check: FAILED, {}\n", counted(r.problems.size(), "problem")));
+}
+
+void write_check_json(const CheckReport& r, std::ostream& out) {
+    JsonWriter w(out);
+    w.begin_object();
+    w.field("ok", r.ok());
+    w.key("machines").value(r.summary.machines);
+    w.key("switches").value(r.summary.switches);
+    w.key("links").value(r.summary.links);
+    w.key("pes").value(r.summary.pes);
+    w.key("components").value(r.summary.components);
+    w.key("diameter_hops").value(r.summary.diameter_hops);
+    w.key("hop_distribution").begin_object();
+    w.field("all_sources", r.hops.all_sources);
+    w.field("sources", r.hops.sources);
+    w.key("pairs_at_hops").begin_array();
+    for (std::uint64_t n : r.hops.pairs_at_hops) w.value(n);
+    w.end_array();
+    w.field("unreachable_pairs", r.hops.unreachable_pairs);
+    w.end_object();
+    w.key("notes").begin_array();
+    for (const auto& n : r.notes) w.value(n);
+    w.end_array();
+    w.key("problems").begin_array();
+    for (const auto& p : r.problems) w.value(p);
+    w.end_array();
+    w.end_object();
+    w.line();
+}
+
+} // namespace nettopo
