@@ -1,0 +1,52 @@
+// nettopo: how close are two PEs of a cluster? One include for programs that
+// use the library (link nettopo::nettopo with CMake, or `pkg-config nettopo`).
+//
+//   using namespace nettopo;
+//   Cluster c = load_cluster("net_topo.xml");     // archive, description or hwloc XML
+//   c.proximity(PeId(a), PeId(b));                // SamePe, SameNode, SameMachine, OtherMachine
+//   auto index = build_distance_index(c);         // closed form or general index
+//   QueryEngine q(c, index.get());
+//   q.distance(PeId(a), PeId(b));                 // ns; nullopt when unreachable
+//   q.hop_count(PeId(a), PeId(b)); q.nearest(PeId(a), 8);
+//
+// The headers are grouped by layer (share/doc/architecture.md); each says
+// what its calls cost, throw and promise about threads. Errors are
+// nettopo::InputError (bad data, with file and line) and nettopo::UsageError
+// (a bad argument), both nettopo::Error. C programs use <nettopo/nettopo.h>.
+#pragma once
+
+#include "nettopo/support/error.hpp"
+#include "nettopo/support/ids.hpp"
+
+#include "nettopo/tree/lca.hpp"
+#include "nettopo/tree/machine_tree.hpp"
+
+#include "nettopo/model/cluster.hpp"
+#include "nettopo/model/cluster_builder.hpp"
+#include "nettopo/model/progress.hpp"
+
+#include "nettopo/families/family.hpp"
+
+#include "nettopo/query/distance_index.hpp"
+#include "nettopo/query/network_search.hpp"
+#include "nettopo/query/query_engine.hpp"
+#include "nettopo/query/summary.hpp"
+
+#include "nettopo/hwloc/host_exports.hpp"
+#include "nettopo/hwloc/hwloc_source.hpp"
+
+#include "nettopo/formats/archive.hpp"
+#include "nettopo/formats/description.hpp"
+#include "nettopo/formats/load.hpp"
+
+#include "nettopo/fabric/fabric.hpp"
+#include "nettopo/fabric/hostlist.hpp"
+
+#include "nettopo/gen/generate.hpp"
+
+#include "nettopo/assemble/assemble.hpp"
+
+#include "nettopo/balance/balance.hpp"
+#include "nettopo/balance/mapping_io.hpp"
+#include "nettopo/balance/simulator.hpp"
+#include "nettopo/balance/workload.hpp"
