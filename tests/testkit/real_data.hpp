@@ -11,13 +11,31 @@
 
 namespace nettopo::test {
 
-// Every file of the shared hwloc-xml directory, sorted for stable output.
+// Exports of the shared hwloc-xml directory that nettopo still gets wrong,
+// each with the open issue that fixes it: an export restricted to a job's
+// cpuset (refused as inconsistent) and a hybrid CPU whose logical indexes
+// nettopo numbers per branch instead of per level. real_xmls() leaves them
+// out; "real data: the exports of open issues still fail as reported"
+// (test_hwloc_import.cpp) fails once they load right, so this list cannot
+// go stale: remove a file from it with the fix.
+inline const std::vector<std::string>& xmls_of_open_issues() {
+    static const std::vector<std::string> names = {
+        "Intel-ArrowLake-CoreUltra5-225U.v3as2.xml", // issue 13: logical indexes per level
+        "hagrid-restricted.xml",                     // issue 13: exports made inside a job
+    };
+    return names;
+}
+
+// Every other file of the shared hwloc-xml directory, sorted for stable output.
 inline std::vector<std::string> real_xmls() {
     namespace fs = std::filesystem;
     std::vector<std::string> files;
     const fs::path dir = fs::path(NETTOPO_SHARED_DATA) / "hwloc-xml";
+    const std::vector<std::string>& open = xmls_of_open_issues();
     for (const fs::directory_entry& e : fs::directory_iterator(dir))
-        if (e.is_regular_file() && e.path().extension() == ".xml") files.push_back(e.path());
+        if (e.is_regular_file() && e.path().extension() == ".xml" &&
+            std::find(open.begin(), open.end(), e.path().filename().string()) == open.end())
+            files.push_back(e.path());
     std::sort(files.begin(), files.end());
     return files;
 }

@@ -377,3 +377,24 @@ TEST_CASE("hwloc import: nested Groups are numbered per level, as lstopo shows t
     CHECK(deeper->logical_index == 1);
     CHECK(tree.level_name(tree.pu(0)) == "PU");
 }
+
+TEST_CASE("real data: the exports of open issues still fail as reported", "[hwloc_import]") {
+    // When one of these passes, its issue is fixed: take it off
+    // xmls_of_open_issues() so every real-data test covers it again.
+    const std::string dir = NETTOPO_SHARED_DATA "/hwloc-xml/";
+    REQUIRE(test::xmls_of_open_issues().size() == 2);
+    std::string restricted;
+    try {
+        load_cluster(dir + "hagrid-restricted.xml");
+    } catch (const InputError& e) {
+        restricted = e.what();
+    }
+    CHECK_THAT(restricted, Catch::Matchers::Contains("hwloc kept 6 of the 8 PUs"));
+
+    const std::string hybrid = dir + "Intel-ArrowLake-CoreUltra5-225U.v3as2.xml";
+    const HwlocMachine m = load_hwloc_xml(hybrid);
+    unsigned per_level = 0;
+    for (unsigned i = 0; i < m.tree.num_pus(); ++i)
+        per_level += m.tree.object(m.tree.pu(i)).logical_index == i;
+    CHECK(per_level < m.tree.num_pus()); // issue 13: PU L#13 is shown as L#1
+}
