@@ -197,12 +197,7 @@ struct nettopo_topology {
 
 namespace {
 
-const nettopo_topology& require_handle(const nettopo_topology* t) {
-    if (!t) throw ApiError(NETTOPO_ERR_INVALID, "the topology handle is NULL");
-    return *t;
-}
-
-nettopo_topology& require_handle(nettopo_topology* t) {
+template <class Topology> Topology& require_handle(Topology* t) { // const or not
     if (!t) throw ApiError(NETTOPO_ERR_INVALID, "the topology handle is NULL");
     return *t;
 }
@@ -216,6 +211,21 @@ std::uint32_t count_of(const nettopo_topology* t, const char* function, Count co
         return NETTOPO_OK;
     });
     return n;
+}
+
+// Hops or distance: stores the engine's answer, or says there is none.
+template <class T, class Ask>
+int network_pair(const char* function, nettopo_topology* t, std::uint32_t a, std::uint32_t b,
+                 T* out, const char* out_name, Ask ask) noexcept {
+    return guarded(function, [&] {
+        nettopo_topology& h = require_handle(t);
+        require_pointer(out, out_name);
+        const PeId pa = h.pe(a), pb = h.pe(b);
+        const std::optional<T> answer = ask(*h.engine(), pa, pb);
+        if (!answer) return NETTOPO_UNREACHABLE;
+        *out = *answer;
+        return NETTOPO_OK;
+    });
 }
 
 } // namespace
@@ -291,27 +301,13 @@ int nettopo_proximity(const nettopo_topology* t, uint32_t a, uint32_t b, int* le
 }
 
 int nettopo_hops(nettopo_topology* t, uint32_t a, uint32_t b, uint32_t* hops) {
-    return guarded("nettopo_hops", [&] {
-        nettopo_topology& h = require_handle(t);
-        require_pointer(hops, "hops");
-        const PeId pa = h.pe(a), pb = h.pe(b);
-        const std::optional<std::uint32_t> n = h.engine()->hop_count(pa, pb);
-        if (!n) return NETTOPO_UNREACHABLE;
-        *hops = *n;
-        return NETTOPO_OK;
-    });
+    return network_pair("nettopo_hops", t, a, b, hops, "hops",
+                        [](QueryEngine& e, PeId x, PeId y) { return e.hop_count(x, y); });
 }
 
 int nettopo_distance_ns(nettopo_topology* t, uint32_t a, uint32_t b, double* ns) {
-    return guarded("nettopo_distance_ns", [&] {
-        nettopo_topology& h = require_handle(t);
-        require_pointer(ns, "ns");
-        const PeId pa = h.pe(a), pb = h.pe(b);
-        const std::optional<double> d = h.engine()->distance(pa, pb);
-        if (!d) return NETTOPO_UNREACHABLE;
-        *ns = *d;
-        return NETTOPO_OK;
-    });
+    return network_pair("nettopo_distance_ns", t, a, b, ns, "ns",
+                        [](QueryEngine& e, PeId x, PeId y) { return e.distance(x, y); });
 }
 
 int nettopo_nearest(nettopo_topology* t, uint32_t pe, uint32_t k, uint32_t* pes, double* ns,
