@@ -104,7 +104,7 @@ void bind_counts(py::class_<Topology>& c) {
     c.def_property_readonly(
          "name", [](const Topology& t) { return t.cluster().name(); }, "The topology's name.")
         .def_property_readonly(
-            "source", [](const Topology& t) { return t.path(); }, "The file it was loaded from.")
+            "source", [](const Topology& t) { return t.source(); }, "The file it was loaded from.")
         .def_property_readonly(
             "family", [](const Topology& t) { return t.cluster().family(); },
             "The generated family it was built from ('fat-tree --k 4 --n 3'), '' when none.")

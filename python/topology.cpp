@@ -34,7 +34,7 @@ NodeId checked_node(const Cluster& cluster, std::int64_t index) {
 }
 
 Topology::Topology(const std::string& path, const LoadOptions& options)
-    : path_(path), cluster_(load_cluster(path, options)), engine_(cluster_) {}
+    : source_(path), cluster_(load_cluster(path, options)), engine_(cluster_) {}
 
 const DistanceIndex& Topology::index() {
     const std::lock_guard lock(index_mutex_);

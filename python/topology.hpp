@@ -36,7 +36,7 @@ public:
     Topology& operator=(const Topology&) = delete;
 
     const Cluster& cluster() const { return cluster_; }
-    const std::string& path() const { return path_; }
+    const std::string& source() const { return source_; }
 
     // Searches afresh (no index), as nettopo-query does. Not thread-safe: the
     // module calls it with the GIL held.
@@ -47,7 +47,7 @@ public:
     const DistanceIndex& index();
 
 private:
-    std::string path_;
+    std::string source_;
     Cluster cluster_;
     QueryEngine engine_;
     std::mutex index_mutex_;
