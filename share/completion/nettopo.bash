@@ -59,7 +59,18 @@ _nettopo_gen() {
     local cur prev words cword
     # Keep KIND=VALUE of --latency/--bandwidth one word.
     _init_completion -n = || return
-    local families="fat-tree tree mesh torus hypercube dragonfly butterfly slimfly complete ring"
+    # The families and their options come from nettopo-gen's registry of
+    # families, one line each: "NAME --OPTION ...". Ask the nettopo-gen being
+    # completed, so the lists match that build.
+    local gen=${words[0]} name opts families="" all_own=" "
+    [[ "$gen" == "~/"* ]] && gen=$HOME/${gen#"~/"}
+    local -A own=()
+    while read -r name opts; do
+        [[ -n "$name" ]] || continue
+        families+=" $name"
+        own[$name]=$opts
+        all_own+="$opts "
+    done < <("$gen" --completion-lists 2>/dev/null)
     local common="--preset --machine --machine-xml --node-level --latency --bandwidth -o --output
         --describe --name --summary --verify --verify-sources -q --quiet -h --help"
     case "$prev" in
@@ -71,9 +82,11 @@ _nettopo_gen() {
             COMPREPLY=($(compgen -W "host-switch= switch-switch= local= global= all=" -- "$cur"))
             compopt -o nospace
             return ;;
-        --machine|--name|--k|--n|--xgft|--levels|--concentration|--dims|--dim|--p|--a|--h|--g|--q|--machines|--verify-sources)
+        --machine|--name|--verify-sources)
             return ;;
     esac
+    # Every family option takes a value.
+    [[ "$prev" == --* && "$all_own" == *" $prev "* ]] && return
     # The family, if one is given; a preset takes its place.
     local i w family="" preset=""
     for ((i = 1; i < cword; i++)); do
@@ -82,25 +95,14 @@ _nettopo_gen() {
             --preset) preset=1; ((i++)); continue ;;
             --machine|--machine-xml|--node-level|--latency|--bandwidth|-o|--output|--name) ((i++)); continue ;;
         esac
-        [[ -z "$family" && " $families " == *" $w "* ]] && family=$w
+        [[ -z "$family" && "$families " == *" $w "* ]] && family=$w
     done
-    local own=""
-    case "$family" in
-        fat-tree) own="--k --n --xgft" ;;
-        tree) own="--levels --concentration" ;;
-        mesh|torus) own="--dims --concentration" ;;
-        hypercube) own="--dim --concentration" ;;
-        dragonfly) own="--p --a --h --g" ;;
-        butterfly) own="--k --n" ;;
-        slimfly) own="--q --p" ;;
-        complete|ring) own="--machines --concentration" ;;
-    esac
     if [[ -z "$family" && -z "$preset" && "$cur" != -* ]]; then
         COMPREPLY=($(compgen -W "$families" -- "$cur"))
         return
     fi
     [[ -n "$family" || -n "$preset" ]] && common=${common/--preset/}
-    COMPREPLY=($(compgen -W "$own $common" -- "$cur"))
+    COMPREPLY=($(compgen -W "${family:+${own[$family]}} $common" -- "$cur"))
 }
 
 _nettopo_bench() {

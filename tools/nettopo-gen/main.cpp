@@ -3,6 +3,7 @@
 #include "common/cluster_printer.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
+#include "nettopo/families/family_registry.hpp"
 #include "nettopo/formats/archive.hpp"
 #include "nettopo/formats/description.hpp"
 #include "nettopo/gen/family_check.hpp"
@@ -14,9 +15,12 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <functional>
 #include <iostream>
 #include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace {
 
@@ -27,126 +31,87 @@ struct Options {
     std::vector<std::string> latencies, bandwidths;
     bool describe = false, summary = false, quiet = false, verify = false;
     std::uint32_t verify_sources = 16;
-    // Family parameters; 0 = not given.
-    std::uint32_t k = 0, n = 0, levels = 0, dim = 0, concentration = 0, p = 0, a = 0, h = 0, g = 0,
-                  q = 0, machines = 0;
-    std::string dims, xgft;
 };
 
-using Factory = std::function<std::unique_ptr<Family>(const Options&)>;
-
-// One row per family: its sub-command, help with an example, its options, and
-// the library factory it calls.
+// A family's sub-command, built from its registry entry: where CLI11 puts
+// each parameter it reads, by the parameter's index in the entry.
 struct FamilyCommand {
-    const char* name;
-    const char* help;
-    std::function<void(CLI::App&, Options&)> options;
-    Factory make;
+    const FamilyEntry* family = nullptr;
+    std::vector<CLI::Option*> options;
+    std::vector<std::uint32_t> counts; // ParamKind::Count
+    std::vector<std::string> texts;    // ParamKind::Dims and Xgft, parsed by the library
 };
 
-void need(CLI::Option* o) {
-    o->required();
+void add_family_options(CLI::App& sub, FamilyCommand& c) {
+    const std::span<const FamilyParam> params = c.family->params;
+    c.counts.assign(params.size(), 0);
+    c.texts.assign(params.size(), "");
+    for (std::size_t i = 0; i < params.size(); ++i) {
+        const FamilyParam& p = params[i];
+        const std::string name(p.name), help(p.help);
+        c.counts[i] = p.fallback;
+        CLI::Option* o = p.kind == ParamKind::Count ? sub.add_option(name, c.counts[i], help)
+                                                    : sub.add_option(name, c.texts[i], help);
+        if (p.use == ParamUse::Required && p.alternative == 0) o->required();
+        if (p.use == ParamUse::Default) o->capture_default_str();
+        c.options.push_back(o);
+    }
+    // A later form of the family excludes the earlier ones (fat-tree's --xgft: --k, --n).
+    for (std::size_t i = 0; i < params.size(); ++i)
+        for (std::size_t j = 0; j < params.size(); ++j)
+            if (params[j].alternative != 0 && params[j].alternative < params[i].alternative)
+                c.options[i]->excludes(c.options[j]);
 }
 
-constexpr const char* vertices_help =
-    "Vertices: machines, or with --concentration C switches of C machines each";
-
-void concentration_option(CLI::App& c, Options& o) {
-    c.add_option("--concentration", o.concentration,
-                 "Machines per router; 0: the routers are the machines")
-        ->capture_default_str();
+// The family the command line describes. CLI11 has checked the required
+// options and the exclusions; what it cannot check is that a family made in
+// several ways gets one of them whole.
+std::unique_ptr<Family> make_family(const FamilyCommand& c) {
+    const FamilyEntry& f = *c.family;
+    const std::span<const FamilyParam> params = f.params;
+    const auto given = [&](std::size_t i) { return c.options[i]->count() > 0; };
+    if (f.forms() > 0) {
+        bool whole = false;
+        for (std::uint8_t form = 1; form <= f.forms() && !whole; ++form) {
+            whole = true;
+            for (std::size_t i = 0; i < params.size(); ++i)
+                if (params[i].alternative == form && params[i].use == ParamUse::Required)
+                    whole = whole && given(i);
+        }
+        if (!whole) {
+            std::string forms;
+            for (std::uint8_t form = 1; form <= f.forms(); ++form)
+                forms += (form > 1 ? ", or " : "") + f.form_params(form);
+            throw UsageError(fmt::format("{}: give {}", f.name, forms));
+        }
+    }
+    FamilyValues values(f);
+    for (std::size_t i = 0; i < params.size(); ++i) {
+        if (!given(i)) continue;
+        switch (params[i].kind) {
+        case ParamKind::Count:
+            values.set(params[i].name, c.counts[i]);
+            break;
+        case ParamKind::Dims:
+            values.set(params[i].name, parse_dims(c.texts[i]));
+            break;
+        case ParamKind::Xgft:
+            values.set(params[i].name, parse_xgft(c.texts[i]));
+            break;
+        }
+    }
+    return f.make(values);
 }
 
-const std::vector<FamilyCommand>& families() {
-    static const std::vector<FamilyCommand> table = {
-        {"fat-tree",
-         "k-ary n-tree (k^n machines, n levels of k^(n-1) switches) or XGFT. "
-         "Example: fat-tree --k 4 --n 3; fat-tree --xgft \"2;16,8;1,8\"",
-         [](CLI::App& c, Options& o) {
-             auto* k = c.add_option("--k", o.k, "Arity: children and parents per switch");
-             auto* n = c.add_option("--n", o.n, "Levels of switches");
-             auto* x = c.add_option("--xgft", o.xgft,
-                                    "XGFT(h; m1..mh; w1..wh) as \"h;m1,..,mh;w1,..,wh\"");
-             x->excludes(k)->excludes(n);
-         },
-         [](const Options& o) {
-             if (o.xgft.empty() && (o.k == 0 || o.n == 0))
-                 throw UsageError("fat-tree: give --k and --n, or --xgft");
-             if (!o.xgft.empty()) {
-                 auto x = parse_xgft(o.xgft);
-                 return make_xgft(std::move(x.m), std::move(x.w));
-             }
-             return make_fat_tree(o.k, o.n);
-         }},
-        {"tree",
-         "Complete binary tree (the original Net Topo's \"fat-tree\"), of machines or, with "
-         "--concentration, of switches. Example: tree --levels 7",
-         [](CLI::App& c, Options& o) {
-             need(c.add_option("--levels", o.levels, "Levels (2^L - 1 vertices)"));
-             concentration_option(c, o);
-         },
-         [](const Options& o) { return make_binary_tree(o.levels, o.concentration); }},
-        {"mesh", "Mesh of any number of dimensions. Example: mesh --dims 16x16",
-         [](CLI::App& c, Options& o) {
-             need(c.add_option("--dims", o.dims, "Sizes, e.g. 16x16 or 4x4x4x4x2"));
-             concentration_option(c, o);
-         },
-         [](const Options& o) { return make_mesh(parse_dims(o.dims), o.concentration); }},
-        {"torus", "Torus of any number of dimensions. Example: torus --dims 8x8x8",
-         [](CLI::App& c, Options& o) {
-             need(c.add_option("--dims", o.dims, "Sizes, e.g. 8x8x8 or 4x4x4x4x2"));
-             concentration_option(c, o);
-         },
-         [](const Options& o) { return make_torus(parse_dims(o.dims), o.concentration); }},
-        {"hypercube", "Hypercube of dimension d (2^d vertices). Example: hypercube --dim 10",
-         [](CLI::App& c, Options& o) {
-             need(c.add_option("--dim", o.dim, "Dimension"));
-             concentration_option(c, o);
-         },
-         [](const Options& o) { return make_hypercube(o.dim, o.concentration); }},
-        {"dragonfly",
-         "Dragonfly (Kim et al. 2008): p machines per router, a routers per group, h global "
-         "links per router, g groups (h < g <= a*h+1). Example: dragonfly --p 4 --a 8 --h 4",
-         [](CLI::App& c, Options& o) {
-             need(c.add_option("--p", o.p, "Machines per router"));
-             c.add_option("--a", o.a, "Routers per group (default 2p)");
-             c.add_option("--h", o.h, "Global links per router (default p)");
-             c.add_option("--g", o.g, "Groups, more than h (default a*h+1)");
-         },
-         [](const Options& o) { return make_dragonfly(o.p, o.a, o.h, o.g); }},
-        {"butterfly",
-         "k-ary n-fly: k^n machines, n stages of k^(n-1) switches. "
-         "Example: butterfly --k 4 --n 3",
-         [](CLI::App& c, Options& o) {
-             need(c.add_option("--k", o.k, "Arity of the switches"));
-             need(c.add_option("--n", o.n, "Stages"));
-         },
-         [](const Options& o) { return make_butterfly(o.k, o.n); }},
-        {"slimfly",
-         "Slim Fly on MMS graphs (q a prime power, 2q^2 routers, diameter 2). "
-         "Example: slimfly --q 5",
-         [](CLI::App& c, Options& o) {
-             need(c.add_option("--q", o.q, "Prime power q"));
-             c.add_option("--p", o.p,
-                          "Machines per router (default ceil(k'/2), k' = (3q-delta)/2 the "
-                          "router-to-router degree, q = 4w+delta)");
-         },
-         [](const Options& o) { return make_slimfly(o.q, o.p); }},
-        {"complete",
-         "Complete graph: every pair of vertices linked. Example: complete --machines 8",
-         [](CLI::App& c, Options& o) {
-             need(c.add_option("--machines", o.machines, vertices_help));
-             concentration_option(c, o);
-         },
-         [](const Options& o) { return make_complete(o.machines, o.concentration); }},
-        {"ring", "Ring. Example: ring --machines 16",
-         [](CLI::App& c, Options& o) {
-             need(c.add_option("--machines", o.machines, vertices_help));
-             concentration_option(c, o);
-         },
-         [](const Options& o) { return make_ring(o.machines, o.concentration); }},
-    };
-    return table;
+// `nettopo-gen --completion-lists`, for the shell completion
+// (share/completion/nettopo.bash): a line per family of the registry, its
+// name and its options. Not in --help: it is for the completion script.
+void print_completion_lists() {
+    for (const FamilyEntry& f : family_registry()) {
+        std::cout << f.name;
+        for (const FamilyParam& p : f.params) std::cout << ' ' << p.name;
+        std::cout << '\n';
+    }
 }
 
 // Before anything is written: a cluster that contradicts its own formulas is
@@ -173,7 +138,7 @@ void verify(const Family& family, const Cluster& cluster, const Options& o, Prog
             check.all_sources ? ", and the diameter" : "");
 }
 
-int generate_cluster(const Options& o, const Factory& make) {
+int generate_cluster(const Options& o, const FamilyCommand* command) {
     const std::string output = o.output.empty() ? (o.describe ? "-" : "net_topo.xml") : o.output;
     if (output == "-" && o.summary)
         throw UsageError(o.describe ? "--describe and --summary both print to standard output; "
@@ -181,7 +146,7 @@ int generate_cluster(const Options& o, const Factory& make) {
                                     : "--summary prints to standard output, which -o - "
                                       "already uses");
     const bool preset = !o.preset.empty();
-    const std::unique_ptr<Family> family = preset ? make_preset(o.preset) : make(o);
+    const std::unique_ptr<Family> family = preset ? make_preset(o.preset) : make_family(*command);
     if (!o.machine.empty() && !o.machine_xml.empty())
         throw UsageError("give --machine or --machine-xml, not both");
     const NodeLevel node_level = parse_node_level(o.node_level);
@@ -215,6 +180,11 @@ int generate_cluster(const Options& o, const Factory& make) {
 } // namespace
 
 int main(int argc, char** argv) {
+    // Read before CLI11, which would list even a hidden option's group in --help.
+    if (argc == 2 && std::string_view(argv[1]) == "--completion-lists") {
+        print_completion_lists();
+        return exit_ok;
+    }
     Options o;
     CLI::App app{"Generate a synthetic cluster of a common network family and write its "
                  "nettopo archive (or, with --describe, its text description).\n\n"
@@ -253,11 +223,18 @@ int main(int argc, char** argv) {
     app.footer("Families take the options above too, before or after their own.\n"
                "Exit status: 0 success, 1 bad input data, 2 bad usage.");
     app.require_subcommand(0, 1);
-    Factory chosen;
-    for (const auto& f : families()) {
-        CLI::App* sub = app.add_subcommand(f.name, f.help);
-        f.options(*sub, o);
-        sub->callback([&chosen, &f] { chosen = f.make; });
+    const std::span<const FamilyEntry> registry = family_registry();
+    std::vector<FamilyCommand> commands(registry.size());
+    const FamilyCommand* chosen = nullptr;
+    for (std::size_t i = 0; i < registry.size(); ++i) {
+        FamilyCommand& c = commands[i];
+        c.family = &registry[i];
+        std::string help(c.family->description);
+        for (std::size_t e = 0; e < c.family->examples.size(); ++e)
+            help += (e == 0 ? " Example: " : "; ") + std::string(c.family->examples[e]);
+        CLI::App* sub = app.add_subcommand(std::string(c.family->name), help);
+        add_family_options(*sub, c);
+        sub->callback([&chosen, &c] { chosen = &c; });
         sub->footer("The common options (--machine, --latency, -o, --describe, ...) are listed "
                     "by nettopo-gen --help.\nExit status: 0 success, 1 bad input data, 2 bad "
                     "usage.");

@@ -1,11 +1,13 @@
-// Text forms of family parameters and the thesis presets.
+// Text forms of family parameters, family specs read through the registry,
+// and the thesis presets.
 #include "families/family_limits.hpp"
 #include "families/spec_words.hpp"
 #include "nettopo/families/family.hpp"
+#include "nettopo/families/family_registry.hpp"
 
 #include <algorithm>
 #include <charconv>
-#include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -32,117 +34,99 @@ std::vector<std::uint32_t> read_list(std::string_view text, char sep, std::strin
     }
 }
 
-// The options of a spec: "--NAME VALUE" or "--NAME=VALUE", each at most once,
-// only those the family takes.
-class SpecOptions {
-public:
-    SpecOptions(std::string_view spec, const std::vector<std::string>& words,
-                std::initializer_list<std::string_view> known)
-        : spec_(spec) {
-        for (std::size_t i = 1; i < words.size(); ++i) {
-            std::string_view w = words[i];
-            if (!w.starts_with("--"))
-                throw UsageError(fmt::format("family '{}': '{}' is not an option", spec, w));
-            std::string value;
-            if (const std::size_t eq = w.find('='); eq != std::string_view::npos) {
-                value = w.substr(eq + 1);
-                w = w.substr(0, eq);
-            } else if (i + 1 < words.size()) {
-                value = words[++i];
-            } else {
-                throw UsageError(fmt::format("family '{}': {} lacks its value", spec, w));
-            }
-            if (std::find(known.begin(), known.end(), w) == known.end())
-                throw UsageError(
-                    fmt::format("family '{}': {} has no option {}", spec, words[0], w));
-            if (find(w)) throw UsageError(fmt::format("family '{}': {} given twice", spec, w));
-            given_.emplace_back(std::string(w), std::move(value));
-        }
-    }
+// The options of a spec as written: (--NAME, VALUE) pairs.
+using GivenOptions = std::vector<std::pair<std::string, std::string>>;
 
-    const std::string* find(std::string_view name) const {
-        for (const auto& [n, v] : given_)
-            if (n == name) return &v;
-        return nullptr;
+bool is_given(const GivenOptions& given, std::string_view name) {
+    return std::any_of(given.begin(), given.end(), [&](const auto& g) { return g.first == name; });
+}
+
+// "--NAME VALUE" or "--NAME=VALUE": each one the family takes, at most once.
+GivenOptions spec_options(std::string_view spec, const std::vector<std::string>& words,
+                          const FamilyEntry& family) {
+    GivenOptions given;
+    for (std::size_t i = 1; i < words.size(); ++i) {
+        std::string_view w = words[i];
+        if (!w.starts_with("--"))
+            throw UsageError(fmt::format("family '{}': '{}' is not an option", spec, w));
+        std::string value;
+        if (const std::size_t eq = w.find('='); eq != std::string_view::npos) {
+            value = w.substr(eq + 1);
+            w = w.substr(0, eq);
+        } else if (i + 1 < words.size()) {
+            value = words[++i];
+        } else {
+            throw UsageError(fmt::format("family '{}': {} lacks its value", spec, w));
+        }
+        if (!family.param(w))
+            throw UsageError(fmt::format("family '{}': {} has no option {}", spec, family.name, w));
+        if (is_given(given, w))
+            throw UsageError(fmt::format("family '{}': {} given twice", spec, w));
+        given.emplace_back(std::string(w), std::move(value));
     }
-    const std::string& text(std::string_view name) const {
-        const std::string* v = find(name);
-        if (!v) throw UsageError(fmt::format("family '{}': {} is missing", spec_, name));
-        return *v;
-    }
-    // A whole number (0 allowed: the factories judge it), or `fallback`
-    // when the option is absent and not required.
-    std::uint32_t number(std::string_view name, std::optional<std::uint32_t> fallback = {}) const {
-        const std::string* v = find(name);
-        if (!v && fallback) return *fallback;
-        const std::string& t = v ? *v : text(name);
-        std::uint32_t x = 0;
-        const auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), x);
-        if (t.empty() || ec != std::errc{} || ptr != t.data() + t.size())
+    return given;
+}
+
+// Judges which parameters are given: no two forms mixed (fat-tree's --xgft
+// excludes --k and --n), every Required one of the form used (the first when
+// none is named) present.
+void check_presence(std::string_view spec, const FamilyEntry& family, const GivenOptions& given) {
+    std::uint8_t form = 0;
+    for (const FamilyParam& p : family.params) {
+        if (!is_given(given, p.name) || p.alternative == 0 || p.alternative == form) continue;
+        if (form != 0) {
+            const std::string later = family.form_params(p.alternative);
             throw UsageError(
-                fmt::format("family '{}': {} '{}' is not a whole number", spec_, name, t));
+                fmt::format("family '{}': {} {} {}", spec, later,
+                            later.find(" and ") == std::string::npos ? "excludes" : "exclude",
+                            family.form_params(form)));
+        }
+        form = p.alternative;
+    }
+    if (form == 0 && family.forms() > 0) form = 1;
+    for (const FamilyParam& p : family.params) {
+        if (p.use != ParamUse::Required || (p.alternative != 0 && p.alternative != form)) continue;
+        if (!is_given(given, p.name))
+            throw UsageError(fmt::format("family '{}': {} is missing", spec, p.name));
+    }
+}
+
+// A value as its parameter's kind reads it.
+ParamValue read_value(std::string_view spec, const FamilyParam& param, const std::string& text) {
+    switch (param.kind) {
+    case ParamKind::Count: {
+        std::uint32_t x = 0;
+        const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+        if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size())
+            throw UsageError(
+                fmt::format("family '{}': {} '{}' is not a whole number", spec, param.name, text));
         return x;
     }
-
-private:
-    std::string_view spec_;
-    std::vector<std::pair<std::string, std::string>> given_;
-};
+    case ParamKind::Dims:
+        return parse_dims(text);
+    case ParamKind::Xgft:
+        return parse_xgft(text);
+    }
+    throw std::logic_error("unknown parameter kind");
+}
 
 } // namespace
 
 std::unique_ptr<Family> family_from_spec(std::string_view spec) {
     const std::vector<std::string> words = detail::spec_words(spec, "family");
     if (words.empty()) throw UsageError("empty family: expected a family and its options");
-    const std::string_view name = words[0];
-    const auto options = [&](std::initializer_list<std::string_view> known) {
-        return SpecOptions(spec, words, known);
-    };
-    if (name == "fat-tree") {
-        const SpecOptions o = options({"--k", "--n", "--xgft"});
-        if (const std::string* x = o.find("--xgft")) {
-            if (o.find("--k") || o.find("--n"))
-                throw UsageError(fmt::format("family '{}': --xgft excludes --k and --n", spec));
-            XgftParams p = parse_xgft(*x);
-            return make_xgft(std::move(p.m), std::move(p.w));
-        }
-        return make_fat_tree(o.number("--k"), o.number("--n"));
-    }
-    if (name == "tree") {
-        const SpecOptions o = options({"--levels", "--concentration"});
-        return make_binary_tree(o.number("--levels"), o.number("--concentration", 0));
-    }
-    if (name == "mesh" || name == "torus") {
-        const SpecOptions o = options({"--dims", "--concentration"});
-        std::vector<std::uint32_t> dims = parse_dims(o.text("--dims"));
-        const std::uint32_t c = o.number("--concentration", 0);
-        return name == "mesh" ? make_mesh(std::move(dims), c) : make_torus(std::move(dims), c);
-    }
-    if (name == "hypercube") {
-        const SpecOptions o = options({"--dim", "--concentration"});
-        return make_hypercube(o.number("--dim"), o.number("--concentration", 0));
-    }
-    if (name == "dragonfly") {
-        const SpecOptions o = options({"--p", "--a", "--h", "--g"});
-        return make_dragonfly(o.number("--p"), o.number("--a", 0), o.number("--h", 0),
-                              o.number("--g", 0));
-    }
-    if (name == "butterfly") {
-        const SpecOptions o = options({"--k", "--n"});
-        return make_butterfly(o.number("--k"), o.number("--n"));
-    }
-    if (name == "slimfly") {
-        const SpecOptions o = options({"--q", "--p"});
-        return make_slimfly(o.number("--q"), o.number("--p", 0));
-    }
-    if (name == "complete" || name == "ring") {
-        const SpecOptions o = options({"--machines", "--concentration"});
-        const std::uint32_t n = o.number("--machines"), c = o.number("--concentration", 0);
-        return name == "complete" ? make_complete(n, c) : make_ring(n, c);
-    }
-    throw UsageError(fmt::format("family '{}': unknown family '{}' (fat-tree, tree, mesh, torus, "
-                                 "hypercube, dragonfly, butterfly, slimfly, complete, ring)",
-                                 spec, name));
+    const FamilyEntry* family = find_family(words[0]);
+    if (!family)
+        throw UsageError(
+            fmt::format("family '{}': unknown family '{}' ({})", spec, words[0], family_names()));
+    const GivenOptions given = spec_options(spec, words, *family);
+    check_presence(spec, *family, given);
+    // Values in the family's order, so the first bad one is reported whatever the spec's order.
+    FamilyValues values(*family);
+    for (const FamilyParam& p : family->params)
+        for (const auto& [name, text] : given)
+            if (name == p.name) values.set(name, read_value(spec, p, text));
+    return family->make(values);
 }
 
 std::vector<std::uint32_t> parse_dims(std::string_view text) {

@@ -140,7 +140,8 @@ XgftParams parse_xgft(std::string_view text); // "h;m1,..,mh;w1,..,wh"
 
 // The family a spec() text names, e.g. "torus --dims 16x16 --concentration 2"
 // or "fat-tree --xgft \"2;4,4;1,4\"": every text a family's spec() gives
-// (options in any order, values quoted or not). UsageError on anything else.
+// (options in any order, values quoted or not), read by the registry of
+// families (family_registry.hpp). UsageError on anything else.
 std::unique_ptr<Family> family_from_spec(std::string_view spec);
 
 } // namespace nettopo
