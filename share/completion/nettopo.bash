@@ -15,7 +15,7 @@ _nettopo_query() {
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-i --input --json --node-level --allow-disconnected --pairs --hops --all -o --output --collapse --format --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "-i --input --json --node-level --allow-disconnected --pairs --hops --all -o --output --collapse --format --help --version" -- "$cur"))
         return
     fi
     local w
@@ -52,7 +52,7 @@ _nettopo_discover() {
     fi
     COMPREPLY=($(compgen -W "-i --input -o --output --show --summary --node-level --name
         --allow-disconnected -q --quiet --hosts --ibnetdiscover --slurm --hosts-only
-        --default-machine --latency --strict --check --json --help" -- "$cur"))
+        --default-machine --latency --strict --check --json --help --version" -- "$cur"))
 }
 
 _nettopo_gen() {
@@ -61,7 +61,7 @@ _nettopo_gen() {
     _init_completion -n = || return
     local families="fat-tree tree mesh torus hypercube dragonfly butterfly slimfly complete ring"
     local common="--preset --machine --machine-xml --node-level --latency --bandwidth -o --output
-        --describe --name --summary --verify --verify-sources -q --quiet -h --help"
+        --describe --name --summary --verify --verify-sources -q --quiet -h --help --version"
     case "$prev" in
         -o|--output|--machine-xml) _filedir; return ;;
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
@@ -118,7 +118,7 @@ _nettopo_bench() {
         [[ " $commands " == *" ${words[i]} "* ]] && command=${words[i]} && break
     done
     if [[ -z "$command" ]]; then
-        COMPREPLY=($(compgen -W "$commands --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
     fi
     local common="-i --verify --csv --json --plot --help"
@@ -145,7 +145,7 @@ _nettopo_balance() {
         --decision-time) COMPREPLY=($(compgen -W "measured none" -- "$cur")); return ;;
         --gen|--iterations|--every|--seed|--seeds|--loss|--delay|--max-delay|--intra-gbps|--link-gbps) return ;;
     esac
-    COMPREPLY=($(compgen -W "-i --input --gen --node-level -w --workload -s --strategy --iterations --every --seed --seeds --decision-time --tasks --graph --mapping --speeds -o --output --rankfile --slurm --loss --delay --max-delay --intra-gbps --link-gbps --json --csv -q --quiet --list --help" -- "$cur"))
+    COMPREPLY=($(compgen -W "-i --input --gen --node-level -w --workload -s --strategy --iterations --every --seed --seeds --decision-time --tasks --graph --mapping --speeds -o --output --rankfile --slurm --loss --delay --max-delay --intra-gbps --link-gbps --json --csv -q --quiet --list --help --version" -- "$cur"))
 }
 
 complete -F _nettopo_query nettopo-query
