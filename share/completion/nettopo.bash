@@ -1,6 +1,7 @@
-# bash completion for nettopo-query, nettopo-discover and nettopo-gen.
-# Source it, or install it as /usr/share/bash-completion/completions/nettopo-query
-# (and links named nettopo-discover and nettopo-gen).
+# bash completion for nettopo-query, -discover, -gen, -bench and -balance.
+# Source it, or install it as share/bash-completion/completions/<tool> under
+# each tool's name (cmake --install does), since bash-completion loads the file
+# named after the command being completed.
 
 _nettopo_query() {
     local cur prev words cword
