@@ -1,6 +1,7 @@
-# bash completion for nettopo-query, nettopo-discover and nettopo-gen.
-# Source it, or install it as /usr/share/bash-completion/completions/nettopo-query
-# (and links named nettopo-discover and nettopo-gen).
+# bash completion for nettopo-query, -discover, -gen, -bench and -balance.
+# Source it, or install it as share/bash-completion/completions/<tool> under
+# each tool's name (cmake --install does), since bash-completion loads the file
+# named after the command being completed.
 
 _nettopo_query() {
     local cur prev words cword
@@ -15,7 +16,7 @@ _nettopo_query() {
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-i --input --json --node-level --allow-disconnected --pairs --hops --all -o --output --collapse --format --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "-i --input --json --node-level --allow-disconnected --pairs --hops --all -o --output --collapse --format --help --version" -- "$cur"))
         return
     fi
     local w
@@ -52,7 +53,7 @@ _nettopo_discover() {
     fi
     COMPREPLY=($(compgen -W "-i --input -o --output --show --summary --node-level --name
         --allow-disconnected -q --quiet --hosts --ibnetdiscover --slurm --hosts-only
-        --default-machine --latency --strict --check --json --help" -- "$cur"))
+        --default-machine --latency --strict --check --json --help --version" -- "$cur"))
 }
 
 _nettopo_gen() {
@@ -72,7 +73,7 @@ _nettopo_gen() {
         all_own+="$opts "
     done < <("$gen" --completion-lists 2>/dev/null)
     local common="--preset --machine --machine-xml --node-level --latency --bandwidth -o --output
-        --describe --name --summary --verify --verify-sources -q --quiet -h --help"
+        --describe --name --summary --verify --verify-sources -q --quiet -h --help --version"
     case "$prev" in
         -o|--output|--machine-xml) _filedir; return ;;
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
@@ -120,7 +121,7 @@ _nettopo_bench() {
         [[ " $commands " == *" ${words[i]} "* ]] && command=${words[i]} && break
     done
     if [[ -z "$command" ]]; then
-        COMPREPLY=($(compgen -W "$commands --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
     fi
     local common="-i --verify --csv --json --plot --help"
@@ -147,7 +148,7 @@ _nettopo_balance() {
         --decision-time) COMPREPLY=($(compgen -W "measured none" -- "$cur")); return ;;
         --gen|--iterations|--every|--seed|--seeds|--loss|--delay|--max-delay|--intra-gbps|--link-gbps) return ;;
     esac
-    COMPREPLY=($(compgen -W "-i --input --gen --node-level -w --workload -s --strategy --iterations --every --seed --seeds --decision-time --tasks --graph --mapping --speeds -o --output --rankfile --slurm --loss --delay --max-delay --intra-gbps --link-gbps --json --csv -q --quiet --list --help" -- "$cur"))
+    COMPREPLY=($(compgen -W "-i --input --gen --node-level -w --workload -s --strategy --iterations --every --seed --seeds --decision-time --tasks --graph --mapping --speeds -o --output --rankfile --slurm --loss --delay --max-delay --intra-gbps --link-gbps --json --csv -q --quiet --list --help --version" -- "$cur"))
 }
 
 complete -F _nettopo_query nettopo-query

@@ -1,8 +1,11 @@
 #include "common/tool_support.hpp"
 
 #include "nettopo/formats/load.hpp"
+#include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/version.hpp"
 
+#include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
@@ -34,6 +37,16 @@ int run_guarded(std::string_view tool, const std::function<int()>& body) {
 int report_usage_error(std::string_view tool, std::string_view message) {
     std::cerr << fmt::format("{}: error: {} (see {} --help)\n", tool, message, tool);
     return exit_bad_usage;
+}
+
+void add_version_flag(CLI::App& app, std::string_view tool) {
+    app.set_version_flag(
+        "--version", [name = std::string(tool)] { return version_text(name); },
+        "Print the version of nettopo and of the hwloc it runs with, and exit");
+}
+
+std::string version_text(std::string_view tool) {
+    return fmt::format("{} {}\nhwloc {}", tool, NETTOPO_VERSION, hwloc_runtime_version());
 }
 
 std::string default_input() {

@@ -1,5 +1,5 @@
-// What every nettopo executable shares: the exit-code convention and where a
-// topology comes from when the user does not say.
+// What every nettopo executable shares: the exit-code convention, --version,
+// and where a topology comes from when the user does not say.
 #pragma once
 
 #include "nettopo/formats/description.hpp"
@@ -8,6 +8,10 @@
 #include <functional>
 #include <string>
 #include <string_view>
+
+namespace CLI {
+class App;
+}
 
 namespace nettopo {
 
@@ -23,6 +27,14 @@ int run_guarded(std::string_view tool, const std::function<int()>& body);
 
 // A command-line parsing error, reported like every other error; returns 2.
 int report_usage_error(std::string_view tool, std::string_view message);
+
+// Adds --version to a tool's command line. It prints version_text(tool) and
+// exits 0 through CLI11's CLI::CallForVersion, a CLI::Success: the tool's
+// `catch (const CLI::Success& e) { return app.exit(e); }` does it.
+void add_version_flag(CLI::App& app, std::string_view tool);
+// "nettopo-query 0.1.0\nhwloc 2.9.0": the tool and nettopo's version, and the
+// version of the hwloc library the tool runs with.
+std::string version_text(std::string_view tool);
 
 // The input a query tool reads when -i is not given: $NETTOPO_ARCHIVE, else
 // ./net_topo.xml if it exists, else "" (discover this machine).

@@ -284,10 +284,11 @@ int main(int argc, char** argv) {
     app.add_flag("--csv", o.csv, "Print CSV");
     app.add_flag("-q,--quiet", o.quiet, "No progress line");
     app.add_flag("--list", o.list, "List the strategies and the workload presets");
+    add_version_flag(app, "nettopo-balance");
     app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage.");
     try {
         app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
+    } catch (const CLI::Success& e) { // --help, --version
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         return report_usage_error("nettopo-balance", e.what());

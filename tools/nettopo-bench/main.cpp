@@ -241,13 +241,12 @@ int main(int argc, char** argv) {
         add_options(sub, o, c.runs.empty());
         sub->callback([&chosen, &c] { chosen = &c; });
     }
+    add_version_flag(app, "nettopo-bench");
     app.footer("COMMAND --help lists its options.\n"
                "Exit status: 0 success, 1 bad input data or a failed --verify, 2 bad usage.");
     try {
         app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
+    } catch (const CLI::Success& e) { // --help, --version
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         return report_usage_error("nettopo-bench", e.what());

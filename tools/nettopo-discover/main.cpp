@@ -145,11 +145,12 @@ int main(int argc, char** argv) {
                  "hop counts between hosts, problems) and exit 1 on problems; writes the "
                  "archive only with an explicit -o");
     app.add_flag("--json", o.json, "--summary or --check as JSON");
+    nettopo::add_version_flag(app, "nettopo-discover");
     app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage.");
     try {
         app.parse(argc, argv);
         o.output_given = output->count() > 0;
-    } catch (const CLI::CallForHelp& e) {
+    } catch (const CLI::Success& e) { // --help, --version
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         return nettopo::report_usage_error("nettopo-discover", e.what());

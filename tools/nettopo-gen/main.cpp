@@ -220,6 +220,7 @@ int main(int argc, char** argv) {
                    "Machines BFS starts from for --verify (all when there are no more)")
         ->capture_default_str()
         ->check(CLI::Range(1u, 4294967295u));
+    add_version_flag(app, "nettopo-gen");
     app.footer("Families take the options above too, before or after their own.\n"
                "Exit status: 0 success, 1 bad input data, 2 bad usage.");
     app.require_subcommand(0, 1);
@@ -244,9 +245,7 @@ int main(int argc, char** argv) {
         if (o.preset.empty() == !chosen)
             throw CLI::ValidationError(chosen ? "give a family or --preset, not both"
                                               : "give a family or --preset");
-    } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
-    } catch (const CLI::CallForAllHelp& e) {
+    } catch (const CLI::Success& e) { // --help, --version
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         return report_usage_error("nettopo-gen", e.what());

@@ -227,11 +227,12 @@ int main(int argc, char** argv) {
                  "Accept a description whose network is not connected");
     app.require_subcommand(0, 1);
     app.fallthrough();
+    add_version_flag(app, "nettopo-query");
     app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage.");
     for (const SubCommand& c : commands()) add_arguments(app.add_subcommand(c.name, c.help), c, o);
     try {
         app.parse(argc, argv);
-    } catch (const CLI::CallForHelp& e) {
+    } catch (const CLI::Success& e) { // --help, --version
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         return report_usage_error("nettopo-query", e.what());

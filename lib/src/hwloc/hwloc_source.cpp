@@ -174,4 +174,20 @@ HwlocMachine discover_this_machine() {
     return m;
 }
 
+std::string hwloc_runtime_version() {
+    // The library records its release ("2.9.0") on the root of every topology
+    // it loads; a one-PU synthetic one costs microseconds. The API version
+    // (hwloc_get_api_version(), 0xMMmmpp) is the fallback: it changes with
+    // the API only (2.8.0 for hwloc 2.9.0).
+    hwloc_topology_t t = nullptr;
+    if (hwloc_topology_init(&t) == 0) {
+        const Topology topo(t);
+        if (hwloc_topology_set_synthetic(t, "pu:1") == 0 && hwloc_topology_load(t) == 0)
+            if (const char* v = hwloc_obj_get_info_by_name(hwloc_get_root_obj(t), "hwlocVersion"))
+                return v;
+    }
+    const unsigned v = hwloc_get_api_version();
+    return fmt::format("{}.{}.{}", v >> 16, (v >> 8) & 0xffu, v & 0xffu);
+}
+
 } // namespace nettopo

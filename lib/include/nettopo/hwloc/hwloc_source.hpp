@@ -25,4 +25,10 @@ HwlocMachine load_hwloc_xml(const std::string& path);
 // The machine this process runs on.
 HwlocMachine discover_this_machine();
 
+// The release of the hwloc library this process runs with (not the one it was
+// built against), as "MAJOR.MINOR.PATCH": what hwloc records on a topology it
+// loads (a one-PU synthetic one, a few microseconds), else its API version
+// (hwloc_get_api_version()). Thread-safe; throws only std::bad_alloc.
+std::string hwloc_runtime_version();
+
 } // namespace nettopo
