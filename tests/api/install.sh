@@ -293,8 +293,52 @@ else
     fi
 fi
 
-# --- Python module (added with python/): import nettopo from
-# "$prefix/lib/python3/dist-packages" with /usr/bin/python3 and check its
-# answers on "$topo" against nettopo-query, as check_answers does.
+# Python: the module the build installed (when it built one, for Debian's
+# /usr/bin/python3), imported from the moved tree alone, asked what the
+# examples ask; its batch answers must equal its single ones.
+pymodule=$(find "$prefix/lib/python3/dist-packages" -maxdepth 1 -name 'nettopo*.so' 2>/dev/null | head -n 1)
+if [[ -z "$pymodule" ]]; then
+    echo "skip: no Python module installed (the build had no pybind11 or NumPy)"
+elif ! [[ -x /usr/bin/python3 ]]; then
+    fail "a Python module is installed ($pymodule) but /usr/bin/python3 is missing"
+else
+    # The sanitizer build's module needs its runtimes loaded first.
+    preload=""
+    if [[ "$flags" == *-fsanitize=* ]]; then
+        preload="$("$cxx" -print-file-name=libasan.so) $("$cxx" -print-file-name=libubsan.so)"
+    fi
+    if env -i PATH=/usr/bin:/bin PYTHONPATH="$prefix/lib/python3/dist-packages" \
+        LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0 \
+        /usr/bin/python3 - "$topo" >"$work/python.out" 2>&1 <<'PY'; then
+import sys
+import numpy
+import nettopo
+
+def ns(v):
+    text = repr(v)
+    return text[:-2] if text.endswith(".0") else text
+
+assert nettopo.__file__.startswith(sys.path[1]) or "dist-packages" in nettopo.__file__, nettopo.__file__
+t = nettopo.load(sys.argv[1])
+n = t.num_pes
+print(f"num-pes: {n}")
+print(f"num-machines: {t.num_machines}")
+others = [o for o in sorted({1, 2, 16, 32, n - 1}) if o < n]
+pairs = numpy.array([[0, o] for o in others], dtype=numpy.int64)
+batch_ns, batch_hops = t.distances(pairs), t.hop_counts(pairs)
+for i, o in enumerate(others):
+    hops, dist = t.hops(0, o), t.distance(0, o)
+    assert batch_hops[i] == (-1 if hops is None else hops), (o, batch_hops[i], hops)
+    assert (numpy.isnan(batch_ns[i]) and dist is None) or batch_ns[i] == dist, (o, batch_ns[i], dist)
+    print(f"proximity 0 {o}: {t.proximity(0, o)}")
+    print(f"hops 0 {o}: {'unreachable' if hops is None else hops}")
+    print(f"distance 0 {o}: {'unreachable' if dist is None else ns(dist) + ' ns'}")
+print("nearest 0 3: " + ", ".join(f"{pe} ({ns(d)} ns)" for pe, d in t.nearest(0, 3)))
+PY
+        check_answers "Python module, import nettopo" "$work/python.out"
+    else
+        fail "the installed Python module: $(cat "$work/python.out")"
+    fi
+fi
 
 finish

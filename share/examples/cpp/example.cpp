@@ -4,8 +4,7 @@
 //   cmake -S . -B build -DCMAKE_PREFIX_PATH=<nettopo's prefix> && cmake --build build
 //   build/example [TOPOLOGY]        (an archive, a description or an hwloc XML)
 // It prints what `nettopo-query -i TOPOLOGY <query> ...` answers, one line each.
-#include "nettopo/formats/load.hpp"
-#include "nettopo/query/query_engine.hpp"
+#include <nettopo/nettopo.hpp>
 
 #include <cstdint>
 #include <exception>
