@@ -2,7 +2,6 @@
 // checked like any other.
 #include "nettopo/gen/generate.hpp"
 
-#include "families/spec_words.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/model/cluster_builder.hpp"
@@ -11,7 +10,6 @@
 
 #include <charconv>
 #include <fmt/format.h>
-#include <memory>
 #include <vector>
 
 namespace nettopo {
@@ -167,45 +165,6 @@ Cluster generate(const Family& family, const MachineType& machine, const Generat
     Cluster cluster = std::move(builder).build();
     if (options.progress) options.progress->finish();
     return cluster;
-}
-
-// The machine and link options are taken out here; what is left is the
-// family's own spec, which family_from_spec judges.
-Cluster generate_from_spec(std::string_view spec, const GenerateOptions& options) {
-    const std::vector<std::string> words = detail::spec_words(spec, "cluster");
-    std::string family_spec, machine;
-    GenerateOptions opts = options;
-    for (std::size_t i = 0; i < words.size(); ++i) {
-        std::string_view w = words[i];
-        std::string value;
-        const std::size_t eq = w.find('=');
-        const std::string_view name = w.substr(0, eq);
-        const bool ours = name == "--machine" || name == "--latency" || name == "--bandwidth";
-        if (!ours) {
-            if (!family_spec.empty()) family_spec += ' ';
-            const bool quote = w.find_first_of(" \t") != std::string_view::npos;
-            family_spec += quote ? fmt::format("\"{}\"", w) : std::string(w);
-            continue;
-        }
-        if (eq != std::string_view::npos) {
-            value = w.substr(eq + 1);
-        } else if (i + 1 < words.size()) {
-            value = words[++i];
-        } else {
-            throw UsageError(fmt::format("cluster '{}': {} lacks its value", spec, name));
-        }
-        if (name == "--machine") {
-            if (!machine.empty())
-                throw UsageError(fmt::format("cluster '{}': --machine given twice", spec));
-            machine = value;
-        } else {
-            set_link_class(opts.links,
-                           name == "--latency" ? LinkField::Latency : LinkField::Bandwidth, value);
-        }
-    }
-    const std::unique_ptr<Family> family = family_from_spec(family_spec);
-    return generate(*family, synthetic_machine(machine.empty() ? default_machine : machine, {}),
-                    opts);
 }
 
 } // namespace nettopo
