@@ -44,13 +44,18 @@ Cluster generate_from_spec(std::string_view spec, const GenerateOptions& options
                 throw UsageError(fmt::format("cluster '{}': --machine given twice", spec));
             machine = value;
         } else {
-            set_link_class(opts.links,
-                           name == "--latency" ? LinkField::Latency : LinkField::Bandwidth, value);
+            read_named(name, [&] {
+                set_link_class(opts.links,
+                               name == "--latency" ? LinkField::Latency : LinkField::Bandwidth,
+                               value);
+            });
         }
     }
     const std::unique_ptr<Family> family = family_from_spec(family_spec);
-    return generate(*family, synthetic_machine(machine.empty() ? default_machine : machine, {}),
-                    opts);
+    const MachineType type = read_named("--machine", [&] {
+        return synthetic_machine(machine.empty() ? default_machine : machine, {});
+    });
+    return generate(*family, type, opts);
 }
 
 } // namespace nettopo

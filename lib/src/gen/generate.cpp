@@ -44,29 +44,27 @@ LinkClasses LinkClasses::uniform(double latency_ns, double bandwidth_gbps) {
 }
 
 LinkClassSetting parse_link_class_setting(LinkField field, std::string_view text) {
-    const std::string_view option = field == LinkField::Latency ? "--latency" : "--bandwidth";
     const std::size_t eq = text.find('=');
     if (eq == std::string_view::npos)
-        throw UsageError(
-            fmt::format("{} '{}': expected KIND=VALUE, e.g. global=300", option, text));
+        throw ValueError(std::string(text), "expected KIND=VALUE, e.g. global=300");
     const std::string_view kind = text.substr(0, eq), number = text.substr(eq + 1);
     const std::optional<double> parsed = parse_double(number); // finite, no -0
     const double value = parsed.value_or(-1);
     const bool latency = field == LinkField::Latency;
     if (!parsed || !(value >= 0) || (!latency && value == 0) ||
         (latency && value > max_link_latency_ns))
-        throw UsageError(
-            fmt::format("{} '{}': '{}' is not a {}", option, text, number,
-                        latency ? "latency in ns (0 to 1e9)" : "bandwidth in Gbit/s (> 0)"));
+        throw ValueError(std::string(text), fmt::format("'{}' is not a {}", number,
+                                                        latency ? "latency in ns (0 to 1e9)"
+                                                                : "bandwidth in Gbit/s (> 0)"));
     LinkClassSetting setting{{}, value};
     bool found = false;
     for (std::size_t i = 0; i < link_class_count; ++i)
         if (kind == "all" || kind == link_class_name(static_cast<LinkClass>(i)))
             found = setting.applies[i] = true;
     if (!found)
-        throw UsageError(fmt::format("{} '{}': unknown link kind '{}' (host-switch, "
-                                     "switch-switch, local, global or all)",
-                                     option, text, kind));
+        throw ValueError(std::string(text), fmt::format("unknown link kind '{}' (host-switch, "
+                                                        "switch-switch, local, global or all)",
+                                                        kind));
     return setting;
 }
 
@@ -83,7 +81,7 @@ MachineType synthetic_machine(std::string_view description, NodeLevel node_level
     try {
         tree = tree_from_synthetic(description);
     } catch (const InputError& e) {
-        throw UsageError(fmt::format("--machine '{}': {}", description, e.what()));
+        throw ValueError(std::string(description), e.what());
     }
     return MachineType(std::string(description), std::move(tree), node_level,
                        LevelLatencies::defaults());

@@ -2,6 +2,7 @@
 // option a value came from. The library's messages name no flag; these put
 // the tools' flags back exactly where users have always seen them.
 #include "common/tool_support.hpp"
+#include "nettopo/gen/generate.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <catch2/catch.hpp>
@@ -22,6 +23,14 @@ TEST_CASE("remedies become the tools' flags", "[tools]") {
 }
 
 TEST_CASE("a value's error names the option it came from", "[tools]") {
+    LinkClasses links;
+    CHECK_THROWS_WITH(set_link_class(links, LinkField::Latency, "uplink=5"),
+                      "'uplink=5': unknown link kind 'uplink' (host-switch, switch-switch, "
+                      "local, global or all)");
+    CHECK_THROWS_WITH(
+        read_named("--latency", [&] { set_link_class(links, LinkField::Latency, "uplink=5"); }),
+        "--latency 'uplink=5': unknown link kind 'uplink' (host-switch, "
+        "switch-switch, local, global or all)");
     CHECK_THROWS_WITH(read_named("--latency", [] { throw ValueError("uplink=5", "unknown"); }),
                       "--latency 'uplink=5': unknown");
     CHECK_THROWS_WITH(read_named("--strategy",
