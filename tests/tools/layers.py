@@ -4,7 +4,9 @@
 - lib/LAYERS lists the library's layers, lowest first. A file of lib/src/L/
   or lib/include/nettopo/L/ may include headers of L and of layers listed
   before L, never of one listed after it, and never a tool's header.
-- The library knows no tool: no process creation, no terminal, no exit.
+- The library knows no tool: no process creation, no terminal, no exit, and
+  no string naming a tool or a command-line option ("--x"), but in the files
+  of the spec language.
 - tools/ include only public headers of the library (nettopo/...), their
   own tools/common/ and their own folder.
 - No two source or header files share a name across folders.
@@ -59,6 +61,43 @@ def target_layer(inc):
     return None
 
 
+def literals(text):
+    """(line, contents) of every string literal of C++ `text`, comments skipped."""
+    found, i, line, n = [], 0, 1, len(text)
+    while i < n:
+        c = text[i]
+        if c == '\n':
+            line += 1
+            i += 1
+        elif text.startswith('//', i):
+            i = text.find('\n', i)
+            i = n if i < 0 else i
+        elif text.startswith('/*', i):
+            end = text.find('*/', i + 2)
+            end = n if end < 0 else end + 2
+            line += text.count('\n', i, end)
+            i = end
+        elif c == 'R' and text.startswith('R"', i) and (i == 0 or not text[i - 1].isalnum()):
+            open_paren = text.find('(', i)
+            delimiter = text[i + 2:open_paren]
+            end = text.find(')' + delimiter + '"', open_paren)
+            found.append((line, text[open_paren + 1:end]))
+            line += text.count('\n', i, end)
+            i = end + len(delimiter) + 2
+        elif c == "'" and i > 0 and text[i - 1].isalnum():  # a digit separator: 1'000
+            i += 1
+        elif c in '"\'':
+            j = i + 1
+            while j < n and text[j] != c and text[j] != '\n':
+                j += 2 if text[j] == '\\' else 1
+            if c == '"':
+                found.append((line, text[i + 1:j]))
+            i = j + 1
+        else:
+            i += 1
+    return found
+
+
 def strip_comments(text):
     text = re.sub(r'/\*.*?\*/', '', text, flags=re.S)
     text = re.sub(r'//[^\n]*', '', text)
@@ -66,6 +105,20 @@ def strip_comments(text):
 
 
 tool_dirs = {d for d in os.listdir('tools') if os.path.isdir(os.path.join('tools', d))}
+tool_names = re.compile(r'\b(' + '|'.join(sorted(d for d in tool_dirs if d.startswith('nettopo-')))
+                        + r')\b')
+# The library knows no tool, so its strings name neither a tool nor a
+# command-line option (a word starting with "--"): tools add their flags to
+# the library's messages (tools/common: remedy_hint, read_named). Allowed, by
+# file: nettopo's spec language, whose options archives and workload presets
+# store and family_from_spec and generate_from_spec read ("torus --dims 4x4",
+# "ring --machines 3 --machine 'pu:1' --latency all=5"): the families layer,
+# the cluster specs of gen, the workload presets; and srun's own option in the
+# Slurm launch notes.
+option_word = re.compile(r'(?<![\w-])--[A-Za-z][\w-]*')
+spec_language = ('lib/src/families/', 'lib/include/nettopo/families/',
+                 'lib/src/gen/cluster_spec.cpp', 'lib/src/balance/workload_presets.cpp')
+foreign_options = {'lib/src/balance/slurm_launch.cpp': {'--cpu-bind'}}
 for path in list(sources('lib/src')) + list(sources('lib/include')):
     here = layer_of(path)
     if here is not None and here not in rank:
@@ -91,6 +144,16 @@ for path in list(sources('lib/src')) + list(sources('lib/include')):
         for pattern, what in forbidden:
             if pattern.search(line):
                 problems.append(f'{path}:{n}: the library {what}: {line.strip()}')
+    for n, literal in literals(text):
+        for tool in tool_names.findall(literal):
+            problems.append(f'{path}:{n}: a string of the library names the tool {tool}: '
+                            f'"{literal}"')
+        if path.startswith(spec_language):
+            continue
+        for option in option_word.findall(literal):
+            if option not in foreign_options.get(path, ()):
+                problems.append(f'{path}:{n}: a string of the library names the option '
+                                f'{option}: "{literal}" (tools add their flags)')
 
 for path in sources('tools'):
     for n, line in enumerate(open(path, encoding='utf-8').read().split('\n'), 1):

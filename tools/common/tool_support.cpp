@@ -18,13 +18,13 @@ int run_guarded(std::string_view tool, const std::function<int()>& body) {
     try {
         code = body();
     } catch (const UsageError& e) {
-        std::cerr << fmt::format("{}: error: {}\n", tool, e.what());
+        std::cerr << fmt::format("{}: error: {}\n", tool, error_message(e));
         return exit_bad_usage;
     } catch (const std::bad_alloc&) {
         std::cerr << fmt::format("{}: error: out of memory\n", tool);
         return exit_bad_data;
     } catch (const std::exception& e) {
-        std::cerr << fmt::format("{}: error: {}\n", tool, e.what());
+        std::cerr << fmt::format("{}: error: {}\n", tool, error_message(e));
         return exit_bad_data;
     }
     if (!std::cout.flush()) {
@@ -32,6 +32,26 @@ int run_guarded(std::string_view tool, const std::function<int()>& body) {
         return exit_bad_data;
     }
     return code;
+}
+
+std::string_view remedy_hint(Remedy remedy) {
+    switch (remedy) {
+    case Remedy::none:
+        return {};
+    case Remedy::allow_disconnected:
+        return "use --allow-disconnected if this is intended";
+    case Remedy::default_machine:
+        return "give --default-machine";
+    case Remedy::hosts_or_default_machine:
+        return "give --hosts, or --default-machine";
+    }
+    return {};
+}
+
+std::string error_message(const std::exception& e) {
+    const auto* error = dynamic_cast<const Error*>(&e);
+    const std::string_view hint = error ? remedy_hint(error->remedy()) : std::string_view();
+    return hint.empty() ? std::string(e.what()) : fmt::format("{} ({})", e.what(), hint);
 }
 
 int report_usage_error(std::string_view tool, std::string_view message) {

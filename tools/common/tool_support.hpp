@@ -4,7 +4,9 @@
 
 #include "nettopo/formats/description.hpp"
 #include "nettopo/model/cluster.hpp"
+#include "nettopo/support/error.hpp"
 
+#include <exception>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -20,10 +22,20 @@ inline constexpr int exit_bad_data = 1;
 inline constexpr int exit_bad_usage = 2;
 
 // Runs a tool's body and turns exceptions into a one-line message on stderr
-// ("<tool>: error: ...") and the documented exit code: UsageError -> 2,
-// anything else -> 1. Output that could not be written (a full disk, a closed
-// pipe) is an error too: scripts must not read a truncated answer as complete.
+// ("<tool>: error: ...", with the flag of the error's remedy) and the
+// documented exit code: UsageError -> 2, anything else -> 1. Output that could
+// not be written (a full disk, a closed pipe) is an error too: scripts must
+// not read a truncated answer as complete.
 int run_guarded(std::string_view tool, const std::function<int()>& body);
+
+// What the user of a tool does for a library Remedy, in the tools' flags:
+// "give --default-machine", "use --allow-disconnected if this is intended";
+// empty for Remedy::none. The one place remedies become flags.
+std::string_view remedy_hint(Remedy remedy);
+
+// A library error's message for a tool's user: what() and, in parentheses,
+// remedy_hint(remedy()) when there is one.
+std::string error_message(const std::exception& e);
 
 // A command-line parsing error, reported like every other error; returns 2.
 int report_usage_error(std::string_view tool, std::string_view message);

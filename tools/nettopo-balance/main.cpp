@@ -71,7 +71,9 @@ StrategyOptions strategy_options(const Options& o, std::uint64_t seed) {
 }
 
 std::vector<std::unique_ptr<Strategy>> make_strategies(const Options& o, std::uint64_t seed) {
-    return nettopo::make_strategies(o.strategies, strategy_options(o, seed));
+    return read_named("--strategy", [&] {
+        return nettopo::make_strategies(o.strategies, strategy_options(o, seed));
+    });
 }
 
 CommModelOptions model_options(const Options& o, Progress* progress) {

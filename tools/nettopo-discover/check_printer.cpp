@@ -2,10 +2,32 @@
 
 #include "common/cluster_printer.hpp"
 #include "common/json_writer.hpp"
+#include "common/tool_support.hpp"
 
 #include <fmt/format.h>
 
 namespace nettopo {
+
+std::string issue_text(const AssemblyIssue& issue) {
+    return issue.summary(remedy_hint(issue.remedy));
+}
+
+namespace {
+
+std::vector<std::string> problem_lines(const CheckReport& r) {
+    std::vector<std::string> lines;
+    for (const AssemblyIssue& issue : r.issues) lines.push_back(issue_text(issue));
+    lines.insert(lines.end(), r.problems.begin(), r.problems.end());
+    return lines;
+}
+
+std::vector<std::string> note_lines(const CheckReport& r) {
+    if (r.defaulted_hosts.empty()) return {};
+    return {AssemblyIssue{"host", "in the fabric given --default-machine", r.defaulted_hosts}
+                .summary()};
+}
+
+} // namespace
 
 void write_check_text(const CheckReport& r, std::ostream& out) {
     write_summary_text(r.summary, out);
@@ -17,10 +39,10 @@ void write_check_text(const CheckReport& r, std::ostream& out) {
             out << fmt::format("  {:>3} hops: {}\n", h, r.hops.pairs_at_hops[h]);
     if (r.hops.unreachable_pairs)
         out << fmt::format("  unreachable: {}\n", r.hops.unreachable_pairs);
-    for (const auto& n : r.notes) out << fmt::format("note: {}\n", n);
-    for (const auto& p : r.problems) out << fmt::format("problem: {}\n", p);
+    for (const auto& n : note_lines(r)) out << fmt::format("note: {}\n", n);
+    for (const auto& p : problem_lines(r)) out << fmt::format("problem: {}\n", p);
     out << (r.ok() ? "check: ok\n"
-                   : fmt::format("check: FAILED, {}\n", counted(r.problems.size(), "problem")));
+                   : fmt::format("check: FAILED, {}\n", counted(r.num_problems(), "problem")));
 }
 
 void write_check_json(const CheckReport& r, std::ostream& out) {
@@ -42,10 +64,10 @@ void write_check_json(const CheckReport& r, std::ostream& out) {
     w.field("unreachable_pairs", r.hops.unreachable_pairs);
     w.end_object();
     w.key("notes").begin_array();
-    for (const auto& n : r.notes) w.value(n);
+    for (const auto& n : note_lines(r)) w.value(n);
     w.end_array();
     w.key("problems").begin_array();
-    for (const auto& p : r.problems) w.value(p);
+    for (const auto& p : problem_lines(r)) w.value(p);
     w.end_array();
     w.end_object();
     w.line();

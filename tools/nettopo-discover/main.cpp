@@ -37,19 +37,38 @@ nettopo::Assembly assemble(const Options& o, bool for_check) {
     if (!o.input.empty())
         throw nettopo::UsageError("-i reads one complete source; --hosts, --ibnetdiscover, "
                                   "--slurm and --hosts-only assemble several: not both");
+    // The combinations of flags, in their words; the library checks its options again.
+    const bool fabric = !o.sources.ibnetdiscover.empty() || !o.sources.slurm.empty();
+    if (!o.sources.ibnetdiscover.empty() && !o.sources.slurm.empty())
+        throw nettopo::UsageError("give one fabric: --ibnetdiscover or --slurm, not both");
+    if (!fabric && !o.hosts_only)
+        throw nettopo::UsageError("give a fabric (--ibnetdiscover or --slurm), or --hosts-only "
+                                  "for hosts on one flat network");
+    if (fabric && o.hosts_only)
+        throw nettopo::UsageError("--hosts-only means no fabric: give one or the other");
     nettopo::AssembleOptions a;
     a.name = o.name;
     a.node_level = nettopo::parse_node_level(o.node_level);
     if (!o.default_machine.empty()) a.default_machine = o.default_machine;
-    for (const auto& l : o.latencies) nettopo::set_latency_override(a, l);
+    for (const auto& l : o.latencies)
+        nettopo::read_named("--latency", [&] { nettopo::set_latency_override(a, l); });
     a.hosts_only = o.hosts_only;
     a.strict = o.strict;
     // --check reports a disconnected network as a problem instead of stopping.
     a.build.allow_disconnected = o.allow_disconnected || for_check;
-    nettopo::Assembly assembly = nettopo::assemble_from_files(o.sources, a);
+    nettopo::Assembly assembly = [&] {
+        try {
+            return nettopo::assemble_from_files(o.sources, a);
+        } catch (const nettopo::AssemblyMismatchError& e) {
+            std::string text = "--strict: the sources disagree";
+            for (const auto& issue : e.issues())
+                fmt::format_to(std::back_inserter(text), "; {}", nettopo::issue_text(issue));
+            throw nettopo::InputError(text);
+        }
+    }();
     if (!o.quiet && !for_check)
         for (const auto& issue : assembly.issues)
-            std::cerr << fmt::format("nettopo-discover: warning: {}\n", issue.summary());
+            std::cerr << fmt::format("nettopo-discover: warning: {}\n", nettopo::issue_text(issue));
     return assembly;
 }
 

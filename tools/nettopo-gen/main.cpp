@@ -153,13 +153,15 @@ int generate_cluster(const Options& o, const FamilyCommand* command) {
     const MachineType machine =
         !o.machine_xml.empty() ? machine_from_file(o.machine_xml, node_level)
         : !o.machine.empty()
-            ? synthetic_machine(o.machine, node_level)
+            ? read_named("--machine", [&] { return synthetic_machine(o.machine, node_level); })
             : synthetic_machine(preset ? preset_machine : default_machine, node_level);
     GenerateOptions options;
     options.name = preset && o.name.empty() ? o.preset : o.name;
     if (preset) options.links = LinkClasses::uniform(preset_latency_ns, 0);
-    for (const auto& l : o.latencies) set_link_class(options.links, LinkField::Latency, l);
-    for (const auto& b : o.bandwidths) set_link_class(options.links, LinkField::Bandwidth, b);
+    for (const auto& l : o.latencies)
+        read_named("--latency", [&] { set_link_class(options.links, LinkField::Latency, l); });
+    for (const auto& b : o.bandwidths)
+        read_named("--bandwidth", [&] { set_link_class(options.links, LinkField::Bandwidth, b); });
 
     TerminalProgress progress("nettopo-gen");
     options.progress = &progress;

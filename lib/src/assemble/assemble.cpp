@@ -25,7 +25,7 @@
 
 namespace nettopo {
 
-std::string AssemblyIssue::summary(std::size_t shown) const {
+std::string AssemblyIssue::summary(std::string_view aside, std::size_t shown) const {
     const std::size_t n = std::min(shown, names.size());
     const std::vector<std::string> first(names.begin(), names.begin() + n);
     std::string list;
@@ -34,10 +34,25 @@ std::string AssemblyIssue::summary(std::size_t shown) const {
     } catch (const InputError&) { // a name no hostlist can hold: a plain list
         list = fmt::format("{}", fmt::join(first, ","));
     }
-    std::string s = fmt::format("{} {}: {}", counted(names.size(), noun), what, list);
+    std::string s = fmt::format("{} {}{}: {}", counted(names.size(), noun), what,
+                                aside.empty() ? std::string() : fmt::format(" ({})", aside), list);
     if (names.size() > n) fmt::format_to(std::back_inserter(s), " and {} more", names.size() - n);
     return s;
 }
+
+namespace {
+
+std::string disagreement(const std::vector<AssemblyIssue>& issues) {
+    std::string text = "the sources disagree";
+    for (const auto& issue : issues)
+        fmt::format_to(std::back_inserter(text), "; {}", issue.summary());
+    return text;
+}
+
+} // namespace
+
+AssemblyMismatchError::AssemblyMismatchError(std::vector<AssemblyIssue> issues)
+    : InputError(disagreement(issues)), issues_(std::move(issues)) {}
 
 namespace {
 
@@ -56,22 +71,18 @@ public:
 
     Assembly run() {
         if (!fabric_ && !o_.hosts_only)
-            throw UsageError("give a fabric (--ibnetdiscover or --slurm), or --hosts-only for "
-                             "hosts on one flat network");
+            throw UsageError("no fabric: give one, or set AssembleOptions::hosts_only for hosts "
+                             "on one flat network");
         if (fabric_ && o_.hosts_only)
-            throw UsageError("--hosts-only means no fabric: give one or the other");
+            throw UsageError("a fabric with AssembleOptions::hosts_only, which means none");
         for (std::size_t i = 0; i < hosts_.size(); ++i) host_index_.emplace(hosts_[i].name, i);
         if (o_.default_machine) default_tree_ = tree_from_synthetic(*o_.default_machine);
         choose_machines();
         if (machines_.empty())
             throw UsageError("no machine to assemble: no host has both a place in the fabric and "
-                             "a topology (give --hosts, or --default-machine)");
-        if (o_.strict && !issues_.empty()) {
-            std::string text = "--strict: the sources disagree";
-            for (const auto& issue : issues_)
-                fmt::format_to(std::back_inserter(text), "; {}", issue.summary());
-            throw InputError(text);
-        }
+                             "a topology",
+                             Remedy::hosts_or_default_machine);
+        if (o_.strict && !issues_.empty()) throw AssemblyMismatchError(issues_);
         Cluster cluster = build();
         return Assembly{std::move(cluster), std::move(issues_), std::move(defaulted_)};
     }
@@ -102,8 +113,8 @@ private:
                     missing.push_back(node.name);
                 }
             }
-            note("host", "in the fabric without an hwloc export, left out (give --default-machine)",
-                 std::move(missing));
+            note("host", "in the fabric without an hwloc export, left out", std::move(missing),
+                 Remedy::default_machine);
         }
         std::vector<std::string> stray;
         for (std::size_t h = 0; h < hosts_.size(); ++h)
@@ -119,10 +130,11 @@ private:
                                                       [](const auto& n) { return !n.is_switch; }));
     }
 
-    void note(std::string noun, std::string what, std::vector<std::string> names) {
+    void note(std::string noun, std::string what, std::vector<std::string> names,
+              Remedy remedy = Remedy::none) {
         if (names.empty()) return;
         std::sort(names.begin(), names.end(), natural_less);
-        issues_.push_back({std::move(noun), std::move(what), std::move(names)});
+        issues_.push_back({std::move(noun), std::move(what), std::move(names), remedy});
     }
 
     double latency(LinkClass kind, std::optional<double> from_source) const {
@@ -201,10 +213,9 @@ private:
 void set_latency_override(AssembleOptions& options, std::string_view text) {
     const std::string_view kind = text.substr(0, text.find('='));
     if (kind == "local" || kind == "global")
-        throw UsageError(fmt::format("--latency '{}': discovered fabrics have host-switch and "
-                                     "switch-switch links only (local and global are dragonfly "
-                                     "links of nettopo-gen)",
-                                     text));
+        throw ValueError(std::string(text),
+                         "discovered fabrics have host-switch and switch-switch links only "
+                         "(local and global are the links of generated dragonflies)");
     const LinkClassSetting setting = parse_link_class_setting(LinkField::Latency, text);
     for (std::size_t i = 0; i < link_class_count; ++i)
         if (setting.applies[i]) options.latency_override[i] = setting.value;
@@ -212,7 +223,7 @@ void set_latency_override(AssembleOptions& options, std::string_view text) {
 
 Assembly assemble_from_files(const ClusterSources& sources, const AssembleOptions& options) {
     if (!sources.ibnetdiscover.empty() && !sources.slurm.empty())
-        throw UsageError("give one fabric: --ibnetdiscover or --slurm, not both");
+        throw UsageError("ClusterSources: give at most one fabric, ibnetdiscover or slurm");
     std::optional<Fabric> fabric;
     auto read = [&](const std::string& path, auto reader) {
         std::istringstream in(read_all(path));
@@ -222,7 +233,7 @@ Assembly assemble_from_files(const ClusterSources& sources, const AssembleOption
     if (!sources.slurm.empty()) read(sources.slurm, read_slurm_topology);
     const std::vector<HostExport> hosts =
         sources.hosts.empty() ? std::vector<HostExport>{} : load_host_exports(sources.hosts);
-    // Unnamed: after the fabric's file, else the first --hosts path.
+    // Unnamed: after the fabric's file, else the first hosts path.
     AssembleOptions named = options;
     if (named.name.empty() && !fabric && !sources.hosts.empty()) {
         std::string first = sources.hosts.front();

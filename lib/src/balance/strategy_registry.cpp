@@ -55,7 +55,7 @@ std::vector<std::unique_ptr<Strategy>> make_strategies(std::string_view list,
     for (std::size_t start = 0;;) {
         const std::size_t comma = list.find(',', start);
         const std::string_view name = list.substr(start, comma - start);
-        if (name.empty()) throw UsageError("--strategy: empty name in the list");
+        if (name.empty()) throw ValueError({}, "empty name in the list");
         if (name != "none") made.push_back(make_strategy(name, options));
         if (comma == std::string_view::npos) break;
         start = comma + 1;

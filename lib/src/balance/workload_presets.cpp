@@ -1,5 +1,5 @@
 // The lb_test configurations of the three papers this module reproduces,
-// with the cluster each ran on as a nettopo-gen spec.
+// with the cluster each ran on as a cluster spec (generate_from_spec).
 //
 // Units: lb_test takes task times in microseconds; the SmartLB paper and the
 // Net Topo thesis print "ms" for the same arguments (1,000-150,000 and

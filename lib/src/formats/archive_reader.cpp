@@ -68,7 +68,7 @@ public:
                                  [](std::uint64_t i, const Declared& d) { return i < d.first; });
             fail((it - 1)->element, e.what());
         } catch (const InputError& e) {
-            throw InputError(source_, 0, e.what());
+            throw InputError(source_, 0, e);
         }
     }
 

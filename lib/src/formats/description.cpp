@@ -78,7 +78,7 @@ public:
                                          "give parallel cables once with count=<n>)",
                                          e.a().name, e.b().name, link_lines_[e.first()]));
         } catch (const InputError& e) {
-            throw InputError(source_, 0, e.what());
+            throw InputError(source_, 0, e);
         }
     }
 

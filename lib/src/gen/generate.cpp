@@ -2,7 +2,6 @@
 // checked like any other.
 #include "nettopo/gen/generate.hpp"
 
-#include "families/spec_words.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/model/cluster_builder.hpp"
@@ -11,7 +10,6 @@
 
 #include <charconv>
 #include <fmt/format.h>
-#include <memory>
 #include <vector>
 
 namespace nettopo {
@@ -46,29 +44,27 @@ LinkClasses LinkClasses::uniform(double latency_ns, double bandwidth_gbps) {
 }
 
 LinkClassSetting parse_link_class_setting(LinkField field, std::string_view text) {
-    const std::string_view option = field == LinkField::Latency ? "--latency" : "--bandwidth";
     const std::size_t eq = text.find('=');
     if (eq == std::string_view::npos)
-        throw UsageError(
-            fmt::format("{} '{}': expected KIND=VALUE, e.g. global=300", option, text));
+        throw ValueError(std::string(text), "expected KIND=VALUE, e.g. global=300");
     const std::string_view kind = text.substr(0, eq), number = text.substr(eq + 1);
     const std::optional<double> parsed = parse_double(number); // finite, no -0
     const double value = parsed.value_or(-1);
     const bool latency = field == LinkField::Latency;
     if (!parsed || !(value >= 0) || (!latency && value == 0) ||
         (latency && value > max_link_latency_ns))
-        throw UsageError(
-            fmt::format("{} '{}': '{}' is not a {}", option, text, number,
-                        latency ? "latency in ns (0 to 1e9)" : "bandwidth in Gbit/s (> 0)"));
+        throw ValueError(std::string(text), fmt::format("'{}' is not a {}", number,
+                                                        latency ? "latency in ns (0 to 1e9)"
+                                                                : "bandwidth in Gbit/s (> 0)"));
     LinkClassSetting setting{{}, value};
     bool found = false;
     for (std::size_t i = 0; i < link_class_count; ++i)
         if (kind == "all" || kind == link_class_name(static_cast<LinkClass>(i)))
             found = setting.applies[i] = true;
     if (!found)
-        throw UsageError(fmt::format("{} '{}': unknown link kind '{}' (host-switch, "
-                                     "switch-switch, local, global or all)",
-                                     option, text, kind));
+        throw ValueError(std::string(text), fmt::format("unknown link kind '{}' (host-switch, "
+                                                        "switch-switch, local, global or all)",
+                                                        kind));
     return setting;
 }
 
@@ -85,7 +81,7 @@ MachineType synthetic_machine(std::string_view description, NodeLevel node_level
     try {
         tree = tree_from_synthetic(description);
     } catch (const InputError& e) {
-        throw UsageError(fmt::format("--machine '{}': {}", description, e.what()));
+        throw ValueError(std::string(description), e.what());
     }
     return MachineType(std::string(description), std::move(tree), node_level,
                        LevelLatencies::defaults());
@@ -167,45 +163,6 @@ Cluster generate(const Family& family, const MachineType& machine, const Generat
     Cluster cluster = std::move(builder).build();
     if (options.progress) options.progress->finish();
     return cluster;
-}
-
-// The machine and link options are taken out here; what is left is the
-// family's own spec, which family_from_spec judges.
-Cluster generate_from_spec(std::string_view spec, const GenerateOptions& options) {
-    const std::vector<std::string> words = detail::spec_words(spec, "cluster");
-    std::string family_spec, machine;
-    GenerateOptions opts = options;
-    for (std::size_t i = 0; i < words.size(); ++i) {
-        std::string_view w = words[i];
-        std::string value;
-        const std::size_t eq = w.find('=');
-        const std::string_view name = w.substr(0, eq);
-        const bool ours = name == "--machine" || name == "--latency" || name == "--bandwidth";
-        if (!ours) {
-            if (!family_spec.empty()) family_spec += ' ';
-            const bool quote = w.find_first_of(" \t") != std::string_view::npos;
-            family_spec += quote ? fmt::format("\"{}\"", w) : std::string(w);
-            continue;
-        }
-        if (eq != std::string_view::npos) {
-            value = w.substr(eq + 1);
-        } else if (i + 1 < words.size()) {
-            value = words[++i];
-        } else {
-            throw UsageError(fmt::format("cluster '{}': {} lacks its value", spec, name));
-        }
-        if (name == "--machine") {
-            if (!machine.empty())
-                throw UsageError(fmt::format("cluster '{}': --machine given twice", spec));
-            machine = value;
-        } else {
-            set_link_class(opts.links,
-                           name == "--latency" ? LinkField::Latency : LinkField::Bandwidth, value);
-        }
-    }
-    const std::unique_ptr<Family> family = family_from_spec(family_spec);
-    return generate(*family, synthetic_machine(machine.empty() ? default_machine : machine, {}),
-                    opts);
 }
 
 } // namespace nettopo

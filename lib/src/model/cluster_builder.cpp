@@ -62,8 +62,7 @@ std::string disconnection(const Cluster& c) {
     if (comp.count <= 1) return {};
     std::uint32_t far = 0;
     while (comp.label[far] == 0) ++far;
-    return fmt::format("the network is not connected ({} components): '{}' cannot reach '{}' "
-                       "(use --allow-disconnected if this is intended)",
+    return fmt::format("the network is not connected ({} components): '{}' cannot reach '{}'",
                        comp.count, c.vertex_name(VertexId(0)), c.vertex_name(VertexId(far)));
 }
 
@@ -152,7 +151,8 @@ Cluster ClusterBuilder::build(const BuildOptions& options) && {
             throw DuplicateNameError(std::string(c.switch_names_[s]), {true, s});
 
     if (!options.allow_disconnected)
-        if (std::string why = disconnection(c); !why.empty()) throw InputError(why);
+        if (std::string why = disconnection(c); !why.empty())
+            throw InputError(why, Remedy::allow_disconnected);
     return c;
 }
 

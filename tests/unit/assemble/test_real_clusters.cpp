@@ -21,6 +21,7 @@
 
 using namespace nettopo;
 using Catch::Contains;
+using Catch::StartsWith;
 
 namespace {
 
@@ -124,8 +125,13 @@ TEST_CASE("assembly: hosts matched with the fabric by name", "[real-clusters]") 
         CHECK(a.cluster.machine_name(MachineId(0)) == "a1"); // natural order
         CHECK(a.cluster.num_types() == 1);                   // identical trees share a type
         REQUIRE(a.issues.size() == 2);
-        CHECK_THAT(a.issues[0].summary(), Contains("1 host in the fabric") && Contains("a3"));
+        CHECK(a.issues[0].summary() ==
+              "1 host in the fabric without an hwloc export, left out: a3");
+        CHECK(a.issues[0].remedy == Remedy::default_machine);
+        CHECK(a.issues[0].summary("give a machine") ==
+              "1 host in the fabric without an hwloc export, left out (give a machine): a3");
         CHECK_THAT(a.issues[1].summary(), Contains("zz"));
+        CHECK(a.issues[1].remedy == Remedy::none);
         // the source's latency is kept, the default fills in
         const Link& l1 =
             link_between(a.cluster, a.cluster.vertex(MachineId(0)), a.cluster.vertex(SwitchId(0)));
@@ -149,7 +155,14 @@ TEST_CASE("assembly: hosts matched with the fabric by name", "[real-clusters]") 
     SECTION("--strict makes mismatches errors") {
         AssembleOptions o;
         o.strict = true;
-        CHECK_THROWS_AS(assemble_cluster(hosts, &f, o), InputError);
+        try {
+            assemble_cluster(hosts, &f, o);
+            FAIL("a strict assembly accepted mismatches");
+        } catch (const AssemblyMismatchError& e) {
+            CHECK(e.issues().size() == 2);
+            CHECK_THAT(e.what(), StartsWith("the sources disagree; 1 host in the fabric without "
+                                            "an hwloc export, left out: a3; "));
+        }
     }
     SECTION("--hosts-only puts every host on one switch") {
         AssembleOptions o;
@@ -165,6 +178,18 @@ TEST_CASE("assembly: hosts matched with the fabric by name", "[real-clusters]") 
         AssembleOptions o;
         o.hosts_only = true;
         CHECK_THROWS_AS(assemble_cluster(hosts, &f, o), UsageError);
+        CHECK_THROWS_AS(assemble_from_files({{}, "a.txt", "b.conf"}, {}), UsageError);
+        CHECK_THROWS_WITH(set_latency_override(o, "local=5"),
+                          StartsWith("'local=5': discovered fabrics have host-switch and "
+                                     "switch-switch links only"));
+    }
+    SECTION("no machine left: the remedy is data") {
+        try {
+            assemble_cluster({}, &f, {});
+            FAIL("an empty assembly was accepted");
+        } catch (const UsageError& e) {
+            CHECK(e.remedy() == Remedy::hosts_or_default_machine);
+        }
     }
     SECTION("a disconnected result is refused, or reported by the check") {
         f.nodes.push_back({"sw1", true, "", 5});
@@ -178,7 +203,8 @@ TEST_CASE("assembly: hosts matched with the fabric by name", "[real-clusters]") 
         const CheckReport r = check_assembly(a, false);
         CHECK_FALSE(r.ok());
         CHECK(r.hops.unreachable_pairs == 4); // a4 <-> a1 and a4 <-> a2, both ways
-        CHECK(check_assembly(a, true).problems.size() == a.issues.size());
+        CHECK(check_assembly(a, true).num_problems() == a.issues.size());
+        CHECK(check_assembly(a, true).issues.size() == a.issues.size());
     }
 }
 

@@ -660,6 +660,7 @@ TEST_CASE("strategy lists as users write them", "[balance]") {
     CHECK(all.size() == 8);
     for (const char* bad : {"greedy,", ",greedy", "greedy,,refine", "fastest", "Greedy"})
         CHECK_THROWS_AS(make_strategies(bad), UsageError);
+    CHECK_THROWS_WITH(make_strategies("greedy,"), "empty name in the list");
 }
 
 } // namespace nettopo

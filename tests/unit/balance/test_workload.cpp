@@ -348,4 +348,9 @@ TEST_CASE("generate_from_spec takes the machine and link options out of the fami
     CHECK_THROWS_AS(generate_from_spec("ring --machines 3 --machine pu:1 --machine pu:2"),
                     UsageError);
     CHECK_THROWS_AS(generate_from_spec("ring --machines 3 --colour red"), UsageError);
+    // A value that does not read is named by the spec's own option.
+    CHECK_THROWS_WITH(generate_from_spec("ring --machines 3 --latency uplink=5"),
+                      Catch::StartsWith("--latency 'uplink=5': unknown link kind 'uplink'"));
+    CHECK_THROWS_WITH(generate_from_spec("ring --machines 3 --machine pu:0"),
+                      Catch::StartsWith("--machine 'pu:0': bad count '0' for pu"));
 }

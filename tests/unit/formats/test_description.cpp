@@ -148,3 +148,15 @@ TEST_CASE("a disconnected network is accepted when allowed", "[description]") {
     CHECK(c.num_machines() == 2);
     CHECK(c.num_net_links() == 0);
 }
+
+TEST_CASE("a disconnected network's error names the option that accepts it", "[description]") {
+    // As data, kept when the reader puts its file in front; the text names no tool's flag.
+    try {
+        parse("machine a core:1 pu:1\nmachine b core:1 pu:1\n");
+        FAIL("a disconnected network was accepted");
+    } catch (const InputError& e) {
+        CHECK(std::string(e.what()) ==
+              "t.topo: the network is not connected (2 components): 'a' cannot reach 'b'");
+        CHECK(e.remedy() == Remedy::allow_disconnected);
+    }
+}

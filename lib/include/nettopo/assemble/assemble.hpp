@@ -10,10 +10,12 @@
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/model/machine_type.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nettopo {
@@ -38,32 +40,50 @@ struct AssemblyIssue {
     std::string noun; // "host", counted: "1 host", "5 hosts"
     std::string what; // "in the fabric without an hwloc export, left out"
     std::vector<std::string> names;
-    // "12 hosts in the fabric ...: node[001-010],fh1 and 4 more"
-    std::string summary(std::size_t shown = 8) const;
+    Remedy remedy = Remedy::none; // the option that would settle it, if one would
+    // "12 hosts in the fabric ...: node[001-010],fh1 and 4 more". A non-empty
+    // `aside` goes in parentheses after `what`: a program says there how its
+    // users apply the remedy.
+    std::string summary(std::string_view aside = {}, std::size_t shown = 8) const;
 };
 
 struct Assembly {
     Cluster cluster;
     std::vector<AssemblyIssue> issues;        // empty when everything matched
-    std::vector<std::string> defaulted_hosts; // fabric hosts given --default-machine
+    std::vector<std::string> defaulted_hosts; // fabric hosts given options.default_machine
 };
 
-// Parses "KIND=NS" (as nettopo-gen's --latency) into an override.
+// What assemble_cluster throws when AssembleOptions::strict and the sources
+// disagree: "the sources disagree; 6 hosts in the fabric ...: ...; ...",
+// and the issues as data, for a program to word them its own way.
+class AssemblyMismatchError : public InputError {
+public:
+    explicit AssemblyMismatchError(std::vector<AssemblyIssue> issues);
+    const std::vector<AssemblyIssue>& issues() const { return issues_; }
+
+private:
+    std::vector<AssemblyIssue> issues_;
+};
+
+// Parses "KIND=NS" (as parse_link_class_setting, for the kinds a discovered
+// fabric has) into an override; ValueError on bad text.
 void set_latency_override(AssembleOptions& options, std::string_view kind_equals_ns);
 
-// Where a real cluster's description comes from (nettopo-discover's sources).
+// Where a real cluster's description comes from.
 struct ClusterSources {
     std::vector<std::string> hosts; // hwloc exports: files and directories
     std::string ibnetdiscover;      // ibnetdiscover output, or empty
     std::string slurm;              // Slurm topology.conf / topology.yaml, or empty
 };
 
-// Reads the sources and assembles them; at most one fabric.
+// Reads the sources and assembles them; at most one fabric (UsageError).
 Assembly assemble_from_files(const ClusterSources& sources, const AssembleOptions& options);
 
 // Throws UsageError for contradictory requests (no fabric without
-// hosts_only, no machine at all), InputError when `strict` and there are
-// issues, or when the result is disconnected (unless allowed).
+// hosts_only, a fabric with it) and when no machine is left (with
+// Remedy::hosts_or_default_machine), AssemblyMismatchError when `strict` and
+// there are issues, InputError when the result is disconnected (unless
+// allowed, see ClusterBuilder::build).
 Assembly assemble_cluster(const std::vector<HostExport>& hosts, const Fabric* fabric,
                           const AssembleOptions& options);
 

@@ -1,6 +1,6 @@
-// The validation report of an assembled cluster (nettopo-discover --check),
-// for CI topology checks: counts, connectivity, the hop-count distribution
-// between machines, and every problem found while joining the sources.
+// The validation report of an assembled cluster, for CI topology checks:
+// counts, connectivity, the hop-count distribution between machines, and
+// every problem found while joining the sources.
 #pragma once
 
 #include "nettopo/assemble/assemble.hpp"
@@ -15,9 +15,14 @@ namespace nettopo {
 struct CheckReport {
     ClusterSummary summary;
     HopDistribution hops;
-    std::vector<std::string> problems; // one line each
-    std::vector<std::string> notes;    // worth knowing, not a problem
-    bool ok() const { return problems.empty(); }
+    // Problems: what did not match between the sources (as data, with their
+    // remedies), then what is wrong with the result, one line each.
+    std::vector<AssemblyIssue> issues;
+    std::vector<std::string> problems;
+    // Worth knowing, not a problem: the fabric hosts given the default machine.
+    std::vector<std::string> defaulted_hosts;
+    std::size_t num_problems() const { return issues.size() + problems.size(); }
+    bool ok() const { return num_problems() == 0; }
 };
 
 // A network of several components is a problem unless `allow_disconnected`.

@@ -113,8 +113,8 @@ std::span<const std::string_view> strategy_names();
 // Throws UsageError for an unknown name, listing the known ones.
 std::unique_ptr<Strategy> make_strategy(std::string_view name, const StrategyOptions& options = {});
 // A comma-separated list as users write it ("greedy,refine"); empty or "all":
-// every strategy. "none" (the run without balancing) is skipped. UsageError
-// for an empty or unknown name.
+// every strategy. "none" (the run without balancing) is skipped. ValueError
+// for an empty name, UsageError for an unknown one.
 std::vector<std::unique_ptr<Strategy>> make_strategies(std::string_view list,
                                                        const StrategyOptions& options = {});
 

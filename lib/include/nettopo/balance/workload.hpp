@@ -81,7 +81,7 @@ LbTestParams parse_workload_spec(std::string_view spec);
 struct WorkloadPreset {
     std::string_view name;        // "smartlb-50", "packdrop-18990", "nettopo-3600", ...
     std::string_view description; // the paper and its setting
-    std::string_view cluster;     // a nettopo-gen spec for the PEs it ran on
+    std::string_view cluster;     // a cluster spec (generate_from_spec) for the PEs it ran on
     LbTestParams params;
 };
 // The seeds' configurations: SmartLB 50/100/200 tasks on 8 PEs, PackDrop

@@ -31,8 +31,8 @@ struct LinkClasses {
 
 // Parses "KIND=VALUE" (KIND one of host-switch, switch-switch, local, global,
 // or "all"), a latency (ns) or bandwidth (Gbit/s) for the classes it names;
-// set_link_class applies it. UsageError on bad text. One parser for every
-// tool's --latency and --bandwidth.
+// set_link_class applies it. ValueError on bad text ("'uplink=5': unknown link
+// kind ..."). One parser for every latency and bandwidth setting.
 enum class LinkField { Latency, Bandwidth };
 struct LinkClassSetting {
     std::array<bool, link_class_count> applies{}; // the classes KIND names
@@ -47,7 +47,8 @@ inline constexpr std::string_view default_machine = "pack:2 l3:1 l2:8 l1:1 core:
 
 // The machine type generated hosts share: from an hwloc synthetic description,
 // or from a file holding exactly one machine type (an hwloc XML export, or a
-// nettopo archive or description of one type). UsageError / InputError.
+// nettopo archive or description of one type). ValueError for a description
+// that does not read; InputError for a file.
 MachineType synthetic_machine(std::string_view description, NodeLevel node_level);
 MachineType machine_from_file(const std::string& path, NodeLevel node_level);
 
@@ -66,7 +67,7 @@ struct GenerateOptions {
 Cluster generate(const Family& family, const MachineType& machine,
                  const GenerateOptions& options = {});
 
-// A cluster from one line of nettopo-gen arguments: a family spec (as
+// A cluster from one line of the cluster spec language: a family spec (as
 // family_from_spec reads it) with, anywhere among its options, --machine
 // DESCRIPTION (default_machine when absent), --latency KIND=NS and
 // --bandwidth KIND=GBPS (repeatable). Values may be quoted with ' or ".

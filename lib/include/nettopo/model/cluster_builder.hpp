@@ -89,7 +89,8 @@ public:
     std::uint32_t num_switches() const { return switch_names_.size(); }
     std::uint32_t num_machines() const { return static_cast<std::uint32_t>(machine_types_.size()); }
 
-    // Throws InputError when the result would be invalid.
+    // Throws InputError when the result would be invalid; for a network that
+    // is not connected, with Remedy::allow_disconnected.
     Cluster build(const BuildOptions& options = {}) &&;
 
 private:

@@ -1,26 +1,52 @@
 // One error mechanism for the whole library: exceptions derived from
-// nettopo::Error. Tools map InputError to exit code 1 (bad data) and
-// UsageError to exit code 2 (bad command line).
+// nettopo::Error. InputError is bad data, UsageError a bad request. Messages
+// speak of the library's own calls and options; a program with a command line
+// names its own options from the data the errors carry (remedy(),
+// ValueError::text()).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace nettopo {
+
+// The option of the library that a caller can set to avoid an error (or to
+// settle an issue of an assembly), when there is one. The message does not
+// say it: a program names the option the way its users set it, e.g. a tool's
+// flag.
+enum class Remedy : std::uint8_t {
+    none,
+    allow_disconnected,       // BuildOptions::allow_disconnected: accept a network in pieces
+    default_machine,          // AssembleOptions::default_machine: a machine for hosts without one
+    hosts_or_default_machine, // ClusterSources::hosts (the hosts' exports), or default_machine
+};
 
 class Error : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
+    Error(const std::string& message, Remedy remedy)
+        : std::runtime_error(message), remedy_(remedy) {}
+
+    Remedy remedy() const { return remedy_; }
+
+private:
+    Remedy remedy_ = Remedy::none;
 };
 
 // Bad data: a malformed file, an inconsistent topology, an unknown name.
 // Carries where the problem is when it comes from a file ("file:line: ...").
 class InputError : public Error {
 public:
-    explicit InputError(const std::string& message) : Error(message) {}
+    explicit InputError(const std::string& message, Remedy remedy = Remedy::none)
+        : Error(message, remedy) {}
     InputError(const std::string& file, std::size_t line, const std::string& message)
         : Error(locate(file, line) + message), file_(file), line_(line) {}
+    // `cause` (an error that names no file) located in `file`, remedy kept.
+    InputError(const std::string& file, std::size_t line, const InputError& cause)
+        : Error(locate(file, line) + cause.what(), cause.remedy()), file_(file), line_(line) {}
 
     const std::string& file() const { return file_; }
     std::size_t line() const { return line_; } // 0 when not tied to a line
@@ -39,5 +65,42 @@ class UsageError : public Error {
 public:
     using Error::Error;
 };
+
+// A value given as text that does not read: a "KIND=NS" link setting, a
+// synthetic machine description, a list of names. what() is "'TEXT': PROBLEM",
+// or PROBLEM alone when `text` is empty. A program that took the text from a
+// named option or field puts the name in front ("--latency 'uplink=5': ...").
+class ValueError : public UsageError {
+public:
+    ValueError(const std::string& text, const std::string& problem)
+        : UsageError(text.empty() ? problem : "'" + text + "': " + problem), text_(text),
+          problem_(problem) {}
+
+    const std::string& text() const { return text_; }
+    const std::string& problem() const { return problem_; }
+
+    // The message with `name`, the option or field the text was given as, in
+    // front: "--latency 'uplink=5': PROBLEM", or "--strategy: PROBLEM".
+    std::string named(std::string_view name) const {
+        std::string message(name);
+        message += text_.empty() ? ": " : " ";
+        message += text_.empty() ? problem_ : std::string(what());
+        return message;
+    }
+
+private:
+    std::string text_, problem_;
+};
+
+// Runs `read`, which reads a value given as `name` (a program's option, a
+// field of a spec); a ValueError it throws comes out as the UsageError
+// ValueError::named(name). Other errors pass unchanged.
+template <class Read> decltype(auto) read_named(std::string_view name, Read&& read) {
+    try {
+        return read();
+    } catch (const ValueError& e) {
+        throw UsageError(e.named(name));
+    }
+}
 
 } // namespace nettopo

@@ -1,0 +1,46 @@
+// What the tools add to the library's messages: the flag of a remedy, the
+// option a value came from. The library's messages name no flag; these put
+// the tools' flags back exactly where users have always seen them.
+#include "common/tool_support.hpp"
+#include "nettopo/gen/generate.hpp"
+#include "nettopo/support/error.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace nettopo;
+
+TEST_CASE("remedies become the tools' flags", "[tools]") {
+    CHECK(remedy_hint(Remedy::none).empty());
+    CHECK(remedy_hint(Remedy::allow_disconnected) ==
+          "use --allow-disconnected if this is intended");
+    CHECK(remedy_hint(Remedy::default_machine) == "give --default-machine");
+    CHECK(remedy_hint(Remedy::hosts_or_default_machine) == "give --hosts, or --default-machine");
+    const InputError located("t.topo", 0, InputError("not connected", Remedy::allow_disconnected));
+    CHECK(error_message(located) ==
+          "t.topo: not connected (use --allow-disconnected if this is intended)");
+    CHECK(error_message(UsageError("plain")) == "plain");
+    CHECK(error_message(std::runtime_error("not ours")) == "not ours");
+}
+
+TEST_CASE("a value's error names the option it came from", "[tools]") {
+    LinkClasses links;
+    CHECK_THROWS_WITH(set_link_class(links, LinkField::Latency, "uplink=5"),
+                      "'uplink=5': unknown link kind 'uplink' (host-switch, switch-switch, "
+                      "local, global or all)");
+    CHECK_THROWS_WITH(
+        read_named("--latency", [&] { set_link_class(links, LinkField::Latency, "uplink=5"); }),
+        "--latency 'uplink=5': unknown link kind 'uplink' (host-switch, "
+        "switch-switch, local, global or all)");
+    CHECK_THROWS_WITH(read_named("--latency", [] { throw ValueError("uplink=5", "unknown"); }),
+                      "--latency 'uplink=5': unknown");
+    CHECK_THROWS_WITH(read_named("--strategy",
+                                 [] {
+                                     throw ValueError("", "empty name");
+                                     return 0;
+                                 }),
+                      "--strategy: empty name");
+    // Errors that are not about the value's text pass unchanged.
+    CHECK_THROWS_WITH(read_named("--strategy", [] { throw UsageError("unknown strategy 'x'"); }),
+                      "unknown strategy 'x'");
+    CHECK(read_named("--machine", [] { return 7; }) == 7);
+}
