@@ -173,6 +173,8 @@ for top in ('lib', 'tools', 'tests/unit', 'tests/testkit', 'python'):
     if not os.path.isdir(top):
         continue
     for path in sources(top):
+        if not re.search(r'\.(c|h|cpp|hpp)(\.in)?$', path):
+            continue  # templates of other files (nettopo.pc.in) are not units
         stem = os.path.basename(path).split('.')[0]
         if stem == 'main':
             continue
