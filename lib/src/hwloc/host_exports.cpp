@@ -1,9 +1,10 @@
 // Per-host hwloc exports of a cluster: full exports and topology diffs.
 //
 // Every file is read and parsed with pugixml here, in the parent (malformed
-// XML with its line, the kind of document, a diff's refname, the PUs an export
-// declares); all hwloc work (loading an export, loading and applying a diff,
-// converting) runs in the isolated child of load_isolated, one per file.
+// XML with its line, the kind of document, a diff's refname, the PUs an
+// export declares, what hwloc is known to crash on); all hwloc work (loading
+// an export, loading and applying a diff, converting) runs in the isolated
+// child of load_isolated, one per file.
 //
 // hwloc 1.x diffs: the diffs netloc's gatherer wrote (avakas) come from hwloc
 // 1.x, whose depths differ from hwloc 2's: NUMA nodes were a level of the main
@@ -185,6 +186,7 @@ std::unique_ptr<XmlFile> parse_file(const std::string& path) {
     const pugi::xml_node root = doc.document_element();
     const std::string_view name = root.name();
     if (name == "topology") {
+        detail::refuse_known_hwloc_crashes(doc, file->buffer, path);
         file->declared_pus = detail::declared_pus(doc);
         // hwloc 2 exports say version="2.0"; hwloc 1.x ones have no version.
         if (std::string_view(root.attribute("version").value()).substr(0, 2) != "2.")
@@ -232,7 +234,7 @@ private:
 // Loading, in the isolated child.
 
 HwlocMachine load_export(const XmlFile& file) {
-    HwlocMachine m = detail::load_hwloc_xml_buffer(file.buffer, file.path);
+    HwlocMachine m = detail::load_checked_hwloc_xml(file.buffer, file.path);
     detail::check_kept_pus(m.tree, file.declared_pus, file.path);
     return m;
 }

@@ -323,8 +323,9 @@ TEST_CASE("hwloc import: bad synthetic descriptions name the bad token", "[hwloc
 }
 
 TEST_CASE("hwloc import: an export that crashes hwloc is an error, not a crash", "[hwloc_import]") {
-    // A root without nodesets: hwloc 2.9's XML importer (and lstopo) die on
-    // it with SIGSEGV. nettopo parses in a child process and reports it.
+    // A NUMA node with a nodeset but no complete_nodeset: hwloc 2.9's XML
+    // importer (and lstopo) die on it with SIGSEGV. nettopo refuses it before
+    // hwloc reads it.
     const std::string path = NETTOPO_TEST_DATA "/hwloc-crasher.xml";
     REQUIRE(fs::exists(path));
     std::string message;
@@ -333,7 +334,18 @@ TEST_CASE("hwloc import: an export that crashes hwloc is an error, not a crash",
     } catch (const InputError& e) {
         message = e.what();
     }
-    CHECK_THAT(message, Catch::Matchers::StartsWith(path + ": hwloc crashed reading this"));
+    CHECK_THAT(message, Catch::Matchers::StartsWith(
+                            path + ":3: NUMANode P#0 has a nodeset but no complete_nodeset"));
+    // One nothing refuses before hwloc (hwloc-crasher-siblings.xml): nettopo
+    // parses in a child process and reports its crash.
+    const std::string siblings = NETTOPO_TEST_DATA "/hwloc-crasher-siblings.xml";
+    message.clear();
+    try {
+        load_cluster(siblings);
+    } catch (const InputError& e) {
+        message = e.what();
+    }
+    CHECK_THAT(message, Catch::Matchers::StartsWith(siblings + ": hwloc crashed reading this"));
     // The process is still fine: a good export loads afterwards.
     CHECK(load_cluster(NETTOPO_SHARED_DATA "/hwloc-xml/16em64t-4s2c2t.xml").num_pes() == 16);
 }
