@@ -80,10 +80,11 @@ void set_link_class(LinkClasses& classes, LinkField field, std::string_view text
                                          : classes.of[i].bandwidth_gbps) = setting.value;
 }
 
-MachineType synthetic_machine(std::string_view description, NodeLevel node_level) {
+MachineType synthetic_machine(std::string_view description, NodeLevel node_level,
+                              const HwlocSandbox* hwloc_sandbox) {
     MachineTree tree;
     try {
-        tree = tree_from_synthetic(description);
+        tree = tree_from_synthetic(description, hwloc_sandbox);
     } catch (const InputError& e) {
         throw UsageError(fmt::format("--machine '{}': {}", description, e.what()));
     }
@@ -91,10 +92,12 @@ MachineType synthetic_machine(std::string_view description, NodeLevel node_level
                        LevelLatencies::defaults());
 }
 
-MachineType machine_from_file(const std::string& path, NodeLevel node_level) {
+MachineType machine_from_file(const std::string& path, NodeLevel node_level,
+                              const HwlocSandbox* hwloc_sandbox) {
     LoadOptions options;
     options.node_level = node_level;
     options.build.allow_disconnected = true;
+    options.hwloc_sandbox = hwloc_sandbox;
     Cluster source = load_cluster(path, options);
     if (source.num_types() != 1)
         throw InputError(path, 0,
@@ -204,8 +207,10 @@ Cluster generate_from_spec(std::string_view spec, const GenerateOptions& options
         }
     }
     const std::unique_ptr<Family> family = family_from_spec(family_spec);
-    return generate(*family, synthetic_machine(machine.empty() ? default_machine : machine, {}),
-                    opts);
+    return generate(
+        *family,
+        synthetic_machine(machine.empty() ? default_machine : machine, {}, options.hwloc_sandbox),
+        opts);
 }
 
 } // namespace nettopo

@@ -9,9 +9,11 @@
 
 namespace nettopo::detail {
 
-// hwloc's part of loading an export. The caller has parsed `buffer` with
-// parse_xml and passed it through refuse_known_hwloc_crashes
-// (hwloc_xml_check.hpp). Throws InputError naming `source_name`.
-HwlocMachine load_checked_hwloc_xml(std::string_view buffer, const std::string& source_name);
+// hwloc's part of loading an export, run through `sandbox` if given. The
+// caller has parsed `buffer` with parse_xml and passed it through
+// refuse_known_hwloc_crashes (hwloc_xml_check.hpp). Throws InputError naming
+// `source_name`.
+HwlocMachine load_checked_hwloc_xml(std::string_view buffer, const std::string& source_name,
+                                    const HwlocSandbox* sandbox);
 
 } // namespace nettopo::detail

@@ -108,7 +108,7 @@ std::size_t declared_pus(const pugi::xml_document& doc) {
 // complete_cpuset of an object with siblings when it checks their order
 // (hwloc-crasher-siblings.xml), unless an earlier pair of siblings was out
 // of order; that one is not refused here (the rule would be hwloc's sort),
-// only a parse in another process survives it.
+// a sandbox is the answer to it (hwloc_sandbox.hpp).
 void refuse_known_hwloc_crashes(const pugi::xml_document& doc, std::string_view buffer,
                                 const std::string& source) {
     const pugi::xml_node topology = doc.document_element();
@@ -133,7 +133,7 @@ void refuse_known_hwloc_crashes(const pugi::xml_document& doc, std::string_view 
 
 void check_kept_pus(const MachineTree& tree, std::size_t declared, const std::string& source) {
     // hwloc drops PUs whose cpusets contradict each other, after a banner on
-    // stderr (which the isolated child sends to /dev/null).
+    // stderr.
     if (tree.num_pus() != declared)
         throw InputError(source, 0,
                          fmt::format("hwloc kept {} of the {} PUs of this export: its cpusets "
