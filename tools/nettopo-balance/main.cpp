@@ -1,5 +1,6 @@
 // nettopo-balance: compare load balancing strategies on a cluster model, or
 // balance a given state once and write the new mapping and launch files.
+#include "common/child_process_sandbox.hpp"
 #include "common/json_writer.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
@@ -49,12 +50,15 @@ ReportFormat format_of(const Options& o) {
 // The cluster: -i, --gen, the preset workload's own, or the default input.
 Cluster load_input(const Options& o, const WorkloadPreset* preset, Progress* progress) {
     if (!o.input.empty() && !o.gen.empty()) throw UsageError("give -i or --gen, not both");
+    const ChildProcessSandbox hwloc_sandbox;
     LoadOptions load;
+    load.hwloc_sandbox = &hwloc_sandbox;
     load.node_level = parse_node_level(o.node_level);
     load.progress = progress;
     if (!o.gen.empty() || (o.input.empty() && preset)) {
         const std::string spec = !o.gen.empty() ? o.gen : std::string(preset->cluster);
         GenerateOptions gen;
+        gen.hwloc_sandbox = &hwloc_sandbox;
         gen.progress = progress;
         return generate_from_spec(spec, gen);
     }

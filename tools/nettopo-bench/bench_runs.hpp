@@ -37,6 +37,7 @@ struct Input {
 };
 Input preset_input(const std::string& preset);
 Input family_input(const std::string& spec); // a nettopo-gen family text
+// A user's file; hwloc parses in a child process (ChildProcessSandbox).
 Input file_input(const std::string& path, bool allow_disconnected = false);
 
 std::vector<Measurement> run_init(const Input& in, const RunOptions& o);

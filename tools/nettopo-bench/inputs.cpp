@@ -1,5 +1,6 @@
 // Benchmark inputs: the thesis' presets (one-PU machines, unit links, as its
 // generator made them), any nettopo-gen family, or a file.
+#include "common/child_process_sandbox.hpp"
 #include "nettopo-bench/bench_runs.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/gen/generate.hpp"
@@ -24,7 +25,9 @@ Input family_input(const std::string& spec) {
 }
 
 Input file_input(const std::string& path, bool allow_disconnected) {
+    const ChildProcessSandbox hwloc_sandbox; // a user's file: hwloc may crash on it
     LoadOptions options;
+    options.hwloc_sandbox = &hwloc_sandbox;
     options.build.allow_disconnected = allow_disconnected;
     return {path, std::make_shared<const Cluster>(load_cluster(path, options)), nullptr, false};
 }

@@ -1,6 +1,7 @@
 // nettopo-bench: time nettopo's queries the way the Net Topo and CombinACMP
 // theses did, on their inputs or any other, against peers measured in the
 // same run (hwloc, Boost.Graph, the slow twins).
+#include "common/child_process_sandbox.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo-bench/bench_report.hpp"
 #include "nettopo-bench/bench_runs.hpp"
@@ -103,10 +104,11 @@ void lca_tree(const MachineTree& tree, const std::string& name, LcaBenchOptions 
 
 std::vector<Measurement> run_lca(const Options& o) {
     std::vector<Measurement> out;
+    const ChildProcessSandbox hwloc_sandbox;
     for (const auto& f : o.files) {
         LcaBenchOptions lca = o.lca;
         lca.hwloc_xml = f;
-        lca_tree(load_hwloc_xml(f).tree, f, lca, o.run.verify, out);
+        lca_tree(load_hwloc_xml(f, &hwloc_sandbox).tree, f, lca, o.run.verify, out);
     }
     const auto degrees = [&](const std::vector<std::uint32_t>& d) {
         lca_tree(tree_from_degrees(d), fmt::format("degrees {}", fmt::join(d, " ")), o.lca,

@@ -1,5 +1,6 @@
 // nettopo-discover: discover this machine through hwloc (or convert any
 // topology input) and write the nettopo archive.
+#include "common/child_process_sandbox.hpp"
 #include "common/cluster_printer.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
@@ -17,6 +18,10 @@
 #include <optional>
 
 namespace {
+
+// hwloc parses every user's file in a child process: a file that crashes it
+// is an error for that file, not a crash of the tool.
+const nettopo::ChildProcessSandbox hwloc_sandbox;
 
 struct Options {
     std::string input, output = "net_topo.xml", node_level = "auto", name;
@@ -47,6 +52,7 @@ nettopo::Assembly assemble(const Options& o, bool for_check) {
     if (fabric && o.hosts_only)
         throw nettopo::UsageError("--hosts-only means no fabric: give one or the other");
     nettopo::AssembleOptions a;
+    a.hwloc_sandbox = &hwloc_sandbox;
     a.name = o.name;
     a.node_level = nettopo::parse_node_level(o.node_level);
     if (!o.default_machine.empty()) a.default_machine = o.default_machine;
@@ -101,6 +107,7 @@ int discover(const Options& o) {
         cluster.emplace(std::move(assembly.cluster));
     } else {
         nettopo::LoadOptions load;
+        load.hwloc_sandbox = &hwloc_sandbox;
         load.progress = &progress;
         load.node_level = nettopo::parse_node_level(o.node_level);
         load.build.allow_disconnected = o.allow_disconnected;

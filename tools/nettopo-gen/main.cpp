@@ -1,5 +1,6 @@
 // nettopo-gen: generate a synthetic cluster of a common network family and
 // write its archive (or its text description).
+#include "common/child_process_sandbox.hpp"
 #include "common/cluster_printer.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
@@ -150,10 +151,12 @@ int generate_cluster(const Options& o, const FamilyCommand* command) {
     if (!o.machine.empty() && !o.machine_xml.empty())
         throw UsageError("give --machine or --machine-xml, not both");
     const NodeLevel node_level = parse_node_level(o.node_level);
+    const ChildProcessSandbox hwloc_sandbox;
     const MachineType machine =
-        !o.machine_xml.empty() ? machine_from_file(o.machine_xml, node_level)
+        !o.machine_xml.empty() ? machine_from_file(o.machine_xml, node_level, &hwloc_sandbox)
         : !o.machine.empty()
-            ? read_named("--machine", [&] { return synthetic_machine(o.machine, node_level); })
+            ? read_named("--machine",
+                         [&] { return synthetic_machine(o.machine, node_level, &hwloc_sandbox); })
             : synthetic_machine(preset ? preset_machine : default_machine, node_level);
     GenerateOptions options;
     options.name = preset && o.name.empty() ? o.preset : o.name;
@@ -168,7 +171,7 @@ int generate_cluster(const Options& o, const FamilyCommand* command) {
     const Cluster cluster = generate(*family, machine, options);
     if (o.verify) verify(*family, cluster, o, progress);
     if (o.describe)
-        save_description(cluster, output, &progress);
+        save_description(cluster, output, &progress, &hwloc_sandbox);
     else
         save_archive(cluster, output, &progress);
     if (!o.quiet && output != "-")

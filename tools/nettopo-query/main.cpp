@@ -1,4 +1,5 @@
 // nettopo-query: ask a topology anything, in text (one value per line) or JSON.
+#include "common/child_process_sandbox.hpp"
 #include "common/cluster_printer.hpp"
 #include "common/drawing.hpp"
 #include "common/terminal_progress.hpp"
@@ -241,7 +242,9 @@ int main(int argc, char** argv) {
         return report_usage_error("nettopo-query", "a sub-command is required");
     return run_guarded("nettopo-query", [&] {
         TerminalProgress progress("nettopo-query");
+        const ChildProcessSandbox hwloc_sandbox;
         LoadOptions load;
+        load.hwloc_sandbox = &hwloc_sandbox;
         load.progress = &progress;
         load.node_level = parse_node_level(o.node_level);
         load.build.allow_disconnected = o.allow_disconnected;

@@ -76,7 +76,8 @@ public:
         if (fabric_ && o_.hosts_only)
             throw UsageError("a fabric with AssembleOptions::hosts_only, which means none");
         for (std::size_t i = 0; i < hosts_.size(); ++i) host_index_.emplace(hosts_[i].name, i);
-        if (o_.default_machine) default_tree_ = tree_from_synthetic(*o_.default_machine);
+        if (o_.default_machine)
+            default_tree_ = tree_from_synthetic(*o_.default_machine, o_.hwloc_sandbox);
         choose_machines();
         if (machines_.empty())
             throw UsageError("no machine to assemble: no host has both a place in the fabric and "
@@ -232,7 +233,8 @@ Assembly assemble_from_files(const ClusterSources& sources, const AssembleOption
     if (!sources.ibnetdiscover.empty()) read(sources.ibnetdiscover, read_ibnetdiscover);
     if (!sources.slurm.empty()) read(sources.slurm, read_slurm_topology);
     const std::vector<HostExport> hosts =
-        sources.hosts.empty() ? std::vector<HostExport>{} : load_host_exports(sources.hosts);
+        sources.hosts.empty() ? std::vector<HostExport>{}
+                              : load_host_exports(sources.hosts, options.hwloc_sandbox);
     // Unnamed: after the fabric's file, else the first hosts path.
     AssembleOptions named = options;
     if (named.name.empty() && !fabric && !sources.hosts.empty()) {

@@ -78,9 +78,13 @@ void append_uint(std::string& out, std::uint64_t v) {
     throw UsageError(fmt::format("cannot write a description: {}", what));
 }
 
-// Trees built from synthetic descriptions, once per description (each build
-// forks a child for hwloc); nullopt for a description hwloc refuses.
-using SyntheticTrees = std::unordered_map<std::string, std::optional<MachineTree>>;
+// Trees built from synthetic descriptions, once per description (each is a
+// run of hwloc, in the caller's sandbox if it gave one); nullopt for a
+// description hwloc refuses.
+struct SyntheticTrees {
+    const HwlocSandbox* sandbox = nullptr;
+    std::unordered_map<std::string, std::optional<MachineTree>> built;
+};
 
 // "<synthetic description>[ node=<level>][ lat.<level>=<ns>]...": the part of
 // a machine line after the name, checked to read back as the same type.
@@ -89,14 +93,14 @@ std::string type_text(const MachineType& type, std::string_view machine, Synthet
     bool synthetic = !desc.empty() && reads_back_as_tokens(desc);
     for_each_token(desc, [&](std::string_view t) { synthetic = synthetic && !is_option(t); });
     if (synthetic) {
-        auto it = trees.find(desc);
-        if (it == trees.end()) {
+        auto it = trees.built.find(desc);
+        if (it == trees.built.end()) {
             std::optional<MachineTree> tree;
             try {
-                tree = tree_from_synthetic(desc);
+                tree = tree_from_synthetic(desc, trees.sandbox);
             } catch (const InputError&) {
             }
-            it = trees.emplace(desc, std::move(tree)).first;
+            it = trees.built.emplace(desc, std::move(tree)).first;
         }
         synthetic = it->second && *it->second == type.tree();
     }
@@ -173,11 +177,12 @@ private:
 
 } // namespace
 
-void write_description(const Cluster& c, std::ostream& out, Progress* progress) {
+void write_description(const Cluster& c, std::ostream& out, Progress* progress,
+                       const HwlocSandbox* hwloc_sandbox) {
     // Everything that can fail is checked before the first byte is written.
     check_names(c);
     std::vector<std::optional<std::string>> types(c.num_types());
-    SyntheticTrees trees;
+    SyntheticTrees trees{hwloc_sandbox, {}};
     for (const Cluster::Run& r : c.runs())
         if (!types[r.type.value])
             types[r.type.value] =

@@ -103,8 +103,10 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
         // pugixml first: hwloc's parser only says "failed", we want the line.
         pugi::xml_document doc;
         detail::parse_xml(doc, buffer, source);
+        detail::refuse_known_hwloc_crashes(doc, buffer, source);
         const std::size_t declared = detail::declared_pus(doc);
-        HwlocMachine machine = detail::load_hwloc_xml_buffer(buffer, source);
+        HwlocMachine machine =
+            detail::load_checked_hwloc_xml(buffer, source, options.hwloc_sandbox);
         detail::check_kept_pus(machine.tree, declared, source);
         const std::string stem = file_stem(source);
         return one_machine(std::move(machine), hwloc_type_description(source), stem, options);

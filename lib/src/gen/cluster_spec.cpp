@@ -53,7 +53,8 @@ Cluster generate_from_spec(std::string_view spec, const GenerateOptions& options
     }
     const std::unique_ptr<Family> family = family_from_spec(family_spec);
     const MachineType type = read_named("--machine", [&] {
-        return synthetic_machine(machine.empty() ? default_machine : machine, {});
+        return synthetic_machine(machine.empty() ? default_machine : machine, {},
+                                 options.hwloc_sandbox);
     });
     return generate(*family, type, opts);
 }

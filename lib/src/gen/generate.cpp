@@ -76,10 +76,11 @@ void set_link_class(LinkClasses& classes, LinkField field, std::string_view text
                                          : classes.of[i].bandwidth_gbps) = setting.value;
 }
 
-MachineType synthetic_machine(std::string_view description, NodeLevel node_level) {
+MachineType synthetic_machine(std::string_view description, NodeLevel node_level,
+                              const HwlocSandbox* hwloc_sandbox) {
     MachineTree tree;
     try {
-        tree = tree_from_synthetic(description);
+        tree = tree_from_synthetic(description, hwloc_sandbox);
     } catch (const InputError& e) {
         throw ValueError(std::string(description), e.what());
     }
@@ -87,10 +88,12 @@ MachineType synthetic_machine(std::string_view description, NodeLevel node_level
                        LevelLatencies::defaults());
 }
 
-MachineType machine_from_file(const std::string& path, NodeLevel node_level) {
+MachineType machine_from_file(const std::string& path, NodeLevel node_level,
+                              const HwlocSandbox* hwloc_sandbox) {
     LoadOptions options;
     options.node_level = node_level;
     options.build.allow_disconnected = true;
+    options.hwloc_sandbox = hwloc_sandbox;
     Cluster source = load_cluster(path, options);
     if (source.num_types() != 1)
         throw InputError(path, 0,

@@ -1,9 +1,10 @@
 // Per-host hwloc exports of a cluster: full exports and topology diffs.
 //
-// Every file is read and parsed with pugixml here, in the parent (malformed
-// XML with its line, the kind of document, a diff's refname, the PUs an export
-// declares); all hwloc work (loading an export, loading and applying a diff,
-// converting) runs in the isolated child of load_isolated, one per file.
+// Every file is read and parsed with pugixml here, in the calling thread
+// (malformed XML with its line, the kind of document, a diff's refname, the
+// PUs an export declares, what hwloc is known to crash on); all hwloc work
+// (loading an export, loading and applying a diff, converting) runs as one
+// parse per file: in the calling thread, or in the caller's sandbox.
 //
 // hwloc 1.x diffs: the diffs netloc's gatherer wrote (avakas) come from hwloc
 // 1.x, whose depths differ from hwloc 2's: NUMA nodes were a level of the main
@@ -23,7 +24,6 @@
 #include "hwloc/hwloc_buffer.hpp"
 #include "hwloc/hwloc_convert.hpp"
 #include "hwloc/hwloc_xml_check.hpp"
-#include "hwloc/isolated.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/parse.hpp"
 
@@ -88,7 +88,7 @@ std::optional<hwloc_obj_type_t> v2_type(pugi::xml_node object) {
     return std::nullopt;
 }
 
-// Runs in the parent, on any file: bounded like every other tree walk.
+// Runs on any file, before hwloc has checked it: bounded like every other tree walk.
 void count_io(pugi::xml_node object, V1Layout& out, std::size_t depth = 0) {
     const std::string_view t = object.attribute("type").value();
     if (t == "Bridge") ++out.bridges;
@@ -185,6 +185,7 @@ std::unique_ptr<XmlFile> parse_file(const std::string& path) {
     const pugi::xml_node root = doc.document_element();
     const std::string_view name = root.name();
     if (name == "topology") {
+        detail::refuse_known_hwloc_crashes(doc, file->buffer, path);
         file->declared_pus = detail::declared_pus(doc);
         // hwloc 2 exports say version="2.0"; hwloc 1.x ones have no version.
         if (std::string_view(root.attribute("version").value()).substr(0, 2) != "2.")
@@ -208,7 +209,8 @@ std::unique_ptr<XmlFile> parse_file(const std::string& path) {
 
 // The files diffs refer to, read once each and kept while any diff may need
 // them. Other exports are read, loaded and dropped: holding every buffer
-// made each fork of the isolated loader slower as the parent grew.
+// would grow the process with the cluster (and make each fork of a sandbox
+// slower).
 class Files {
 public:
     const XmlFile& get(const std::string& path) {
@@ -229,10 +231,10 @@ private:
 };
 
 // ---------------------------------------------------------------------------
-// Loading, in the isolated child.
+// Loading: hwloc's work in one parse per file.
 
-HwlocMachine load_export(const XmlFile& file) {
-    HwlocMachine m = detail::load_hwloc_xml_buffer(file.buffer, file.path);
+HwlocMachine load_export(const XmlFile& file, const HwlocSandbox* sandbox) {
+    HwlocMachine m = detail::load_checked_hwloc_xml(file.buffer, file.path, sandbox);
     detail::check_kept_pus(m.tree, file.declared_pus, file.path);
     return m;
 }
@@ -241,8 +243,8 @@ struct DiffDeleter {
     void operator()(hwloc_topology_diff_u* d) const { hwloc_topology_diff_destroy(d); }
 };
 
-HwlocMachine apply_diff(const XmlFile& diff, const XmlFile& ref) {
-    HwlocMachine m = detail::load_isolated(diff.path, [&] {
+HwlocMachine apply_diff(const XmlFile& diff, const XmlFile& ref, const HwlocSandbox* sandbox) {
+    HwlocMachine m = detail::run_hwloc(sandbox, diff.path, [&] {
         detail::Topology topo = detail::make_topology();
         // Diffs change I/O objects too (addresses, GUIDs of OS devices): keep
         // them for the diff to find; the tree leaves them out anyway.
@@ -284,7 +286,7 @@ HwlocMachine apply_diff(const XmlFile& diff, const XmlFile& ref) {
     return m;
 }
 
-HwlocMachine load_diff(const XmlFile& diff, Files& files) {
+HwlocMachine load_diff(const XmlFile& diff, Files& files, const HwlocSandbox* sandbox) {
     if (diff.refname.empty())
         throw InputError(diff.path, 0,
                          "this topology diff has no refname: its reference host is unknown");
@@ -301,7 +303,7 @@ HwlocMachine load_diff(const XmlFile& diff, Files& files) {
                          fmt::format("its reference {} is itself a topology diff, not a full "
                                      "hwloc export",
                                      ref_path));
-    return apply_diff(diff, ref);
+    return apply_diff(diff, ref, sandbox);
 }
 
 // ---------------------------------------------------------------------------
@@ -345,8 +347,8 @@ std::vector<std::string> list_files(const std::vector<std::string>& paths) {
 // hwloc loads its plugins (libxml2, PCI, OpenCL, GL: about twenty shared
 // libraries) at the first hwloc_topology_init of a process and unloads them at
 // the last destroy. A topology initialised here, never loaded, keeps them
-// loaded while the children are forked, so each child inherits them instead of
-// loading them again (about 3 ms per file).
+// loaded from one file to the next (and a sandbox's forked children inherit
+// them) instead of loading them again for each file (about 3 ms).
 class KeepHwlocPlugins {
 public:
     KeepHwlocPlugins() {
@@ -360,7 +362,8 @@ private:
 
 } // namespace
 
-std::vector<HostExport> load_host_exports(const std::vector<std::string>& paths) {
+std::vector<HostExport> load_host_exports(const std::vector<std::string>& paths,
+                                          const HwlocSandbox* sandbox) {
     const std::vector<std::string> files = list_files(paths);
     const KeepHwlocPlugins plugins;
     Files references;
@@ -372,7 +375,8 @@ std::vector<HostExport> load_host_exports(const std::vector<std::string>& paths)
         const XmlFile* found = references.find(path);
         if (!found) own = parse_file(path);
         const XmlFile& file = found ? *found : *own;
-        HwlocMachine m = file.diff ? load_diff(file, references) : load_export(file);
+        HwlocMachine m =
+            file.diff ? load_diff(file, references, sandbox) : load_export(file, sandbox);
         std::string name = m.hostname.empty() ? host_stem(path) : std::move(m.hostname);
         if (const auto [it, fresh] = by_name.try_emplace(name, hosts.size()); !fresh)
             throw InputError(path, 0,

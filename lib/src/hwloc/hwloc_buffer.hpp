@@ -1,5 +1,5 @@
-// hwloc XML already in memory (input.cpp reads every input once, then
-// recognises its kind).
+// hwloc XML already in memory (load.cpp reads every input once, then
+// recognises its kind; host_exports.cpp parses each file once).
 #pragma once
 
 #include "nettopo/hwloc/hwloc_source.hpp"
@@ -9,6 +9,11 @@
 
 namespace nettopo::detail {
 
-HwlocMachine load_hwloc_xml_buffer(std::string_view buffer, const std::string& source_name);
+// hwloc's part of loading an export, run through `sandbox` if given. The
+// caller has parsed `buffer` with parse_xml and passed it through
+// refuse_known_hwloc_crashes (hwloc_xml_check.hpp). Throws InputError naming
+// `source_name`.
+HwlocMachine load_checked_hwloc_xml(std::string_view buffer, const std::string& source_name,
+                                    const HwlocSandbox* sandbox);
 
 } // namespace nettopo::detail

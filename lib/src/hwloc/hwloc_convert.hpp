@@ -1,13 +1,15 @@
 // The one conversion of an hwloc topology into a MachineTree, shared by the
 // sources of hwloc_source.cpp and by the host exports (diffs applied with
-// hwloc's diff API). Only for code that already runs hwloc (in the child of
-// load_isolated when the input is a user's file).
+// hwloc's diff API), and the one place hwloc's parsers are run from.
 #pragma once
 
+#include "nettopo/hwloc/hwloc_sandbox.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 
+#include <functional>
 #include <hwloc.h>
 #include <memory>
+#include <string>
 
 namespace nettopo::detail {
 
@@ -23,5 +25,13 @@ Topology make_topology();
 // The tree of a loaded topology and the HostName info of its root (empty if
 // absent). Throws InputError (without location) on a tree nettopo refuses.
 HwlocMachine machine_of(hwloc_topology_t topology);
+
+// Runs `parse`, hwloc's work on a user's input: through the caller's sandbox
+// if it gave one, else here, in the calling thread (never in another process:
+// the library is used inside threaded programs).
+inline HwlocMachine run_hwloc(const HwlocSandbox* sandbox, const std::string& source,
+                              const std::function<HwlocMachine()>& parse) {
+    return sandbox ? sandbox->run(source, parse) : parse();
+}
 
 } // namespace nettopo::detail

@@ -2,17 +2,17 @@
 
 #include "hwloc/hwloc_buffer.hpp"
 #include "hwloc/hwloc_convert.hpp"
-#include "hwloc/isolated.hpp"
+#include "hwloc/hwloc_xml_check.hpp"
 #include "hwloc/synthetic_check.hpp"
+#include "nettopo/hwloc/hwloc_sandbox.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/parse.hpp"
 
-#include <cerrno>
-#include <cstring>
 #include <fmt/format.h>
-#include <fstream>
 #include <hwloc.h>
-#include <iterator>
 #include <memory>
+#include <pugixml.hpp>
+#include <string>
 #include <unistd.h>
 
 namespace nettopo {
@@ -117,12 +117,12 @@ HwlocMachine machine_of(hwloc_topology_t topology) {
 }
 } // namespace detail
 
-MachineTree tree_from_synthetic(std::string_view description) {
+MachineTree tree_from_synthetic(std::string_view description, const HwlocSandbox* sandbox) {
     const std::uint64_t pus = detail::check_synthetic(description);
     const std::string desc(description);
-    // Attributes in parentheses reach hwloc unchecked: parse in a child.
+    // Attributes in parentheses reach hwloc unchecked.
     MachineTree tree =
-        detail::load_isolated(desc, [&] {
+        detail::run_hwloc(sandbox, desc, [&] {
             Topology topo = make_topology();
             if (hwloc_topology_set_synthetic(topo.get(), desc.c_str()) != 0 ||
                 hwloc_topology_load(topo.get()) != 0)
@@ -138,17 +138,20 @@ MachineTree tree_from_synthetic(std::string_view description) {
     return tree;
 }
 
-HwlocMachine load_hwloc_xml(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path, 0, fmt::format("cannot read: {}", std::strerror(errno)));
-    const std::string buffer{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    return detail::load_hwloc_xml_buffer(buffer, path);
+HwlocMachine load_hwloc_xml(const std::string& path, const HwlocSandbox* sandbox) {
+    const std::string buffer = read_all(path);
+    // pugixml first: hwloc's parser only says "failed", we want the line.
+    pugi::xml_document doc;
+    detail::parse_xml(doc, buffer, path);
+    detail::refuse_known_hwloc_crashes(doc, buffer, path);
+    return detail::load_checked_hwloc_xml(buffer, path, sandbox);
 }
 
 namespace detail {
-HwlocMachine load_hwloc_xml_buffer(std::string_view buffer, const std::string& source_name) {
+HwlocMachine load_checked_hwloc_xml(std::string_view buffer, const std::string& source_name,
+                                    const HwlocSandbox* sandbox) {
     const std::string copy(buffer); // hwloc wants a NUL-terminated buffer, size included
-    return load_isolated(source_name, [&] {
+    return run_hwloc(sandbox, source_name, [&] {
         Topology topo = make_topology();
         if (hwloc_topology_set_xmlbuffer(topo.get(), copy.c_str(),
                                          static_cast<int>(copy.size() + 1)) != 0 ||

@@ -1,6 +1,7 @@
 // The checks nettopo adds around hwloc's XML reader, shared by every path that
-// loads a user's hwloc export (input.cpp, host_exports.cpp): hwloc's parser
-// only says "failed", and it silently drops PUs whose cpusets contradict.
+// loads a user's hwloc export (load_hwloc_xml, load_cluster, the host
+// exports): hwloc's parser only says "failed", it silently drops PUs whose
+// cpusets contradict, and hwloc 2.9 crashes on some incomplete exports.
 #pragma once
 
 #include "nettopo/tree/machine_tree.hpp"
@@ -17,6 +18,13 @@ void parse_xml(pugi::xml_document& doc, std::string_view buffer, const std::stri
 
 // Number of PU objects an hwloc export declares.
 std::size_t declared_pus(const pugi::xml_document& doc);
+
+// Throws InputError(source, line, ...) on an export hwloc 2.9 is known to
+// crash on (dereferencing NULL, as lstopo does), before hwloc sees it. `doc`
+// was parsed from `buffer` (for the line). Every such file is refused, and
+// only such files: see the rules in hwloc_xml_check.cpp.
+void refuse_known_hwloc_crashes(const pugi::xml_document& doc, std::string_view buffer,
+                                const std::string& source);
 
 // Throws InputError naming `source` when hwloc kept fewer (or more) PUs than
 // the export declares: a machine silently missing PUs is worse than an error.

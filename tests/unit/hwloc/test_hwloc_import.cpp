@@ -2,7 +2,9 @@
 // in the shared data is loaded a second time with the hwloc C API, and the
 // object counts, PU order and common ancestors must agree. Also the synthetic
 // path and the errors of bad synthetic descriptions.
+#include "common/child_process_sandbox.hpp"
 #include "nettopo/formats/load.hpp"
+#include "nettopo/hwloc/hwloc_sandbox.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/support/error.hpp"
 #include "testkit/real_data.hpp"
@@ -323,17 +325,37 @@ TEST_CASE("hwloc import: bad synthetic descriptions name the bad token", "[hwloc
 }
 
 TEST_CASE("hwloc import: an export that crashes hwloc is an error, not a crash", "[hwloc_import]") {
-    // A root without nodesets: hwloc 2.9's XML importer (and lstopo) die on
-    // it with SIGSEGV. nettopo parses in a child process and reports it.
+    // A NUMA node with a nodeset but no complete_nodeset: hwloc 2.9's XML
+    // importer (and lstopo) die on it with SIGSEGV. The library refuses it
+    // before hwloc reads it, in this process; with the tools' sandbox too.
     const std::string path = NETTOPO_TEST_DATA "/hwloc-crasher.xml";
     REQUIRE(fs::exists(path));
+    const ChildProcessSandbox tools_sandbox;
+    for (const HwlocSandbox* sandbox : {static_cast<const HwlocSandbox*>(nullptr),
+                                        static_cast<const HwlocSandbox*>(&tools_sandbox)}) {
+        LoadOptions options;
+        options.hwloc_sandbox = sandbox;
+        std::string message;
+        try {
+            load_cluster(path, options);
+        } catch (const InputError& e) {
+            message = e.what();
+        }
+        CHECK_THAT(message, Catch::Matchers::StartsWith(
+                                path + ":3: NUMANode P#0 has a nodeset but no complete_nodeset"));
+    }
+    // One nothing refuses before hwloc (hwloc-crasher-siblings.xml) is a
+    // crash of the tools' sandbox's child, reported.
+    const std::string siblings = NETTOPO_TEST_DATA "/hwloc-crasher-siblings.xml";
+    LoadOptions options;
+    options.hwloc_sandbox = &tools_sandbox;
     std::string message;
     try {
-        load_cluster(path);
+        load_cluster(siblings, options);
     } catch (const InputError& e) {
         message = e.what();
     }
-    CHECK_THAT(message, Catch::Matchers::StartsWith(path + ": hwloc crashed reading this"));
+    CHECK_THAT(message, Catch::Matchers::StartsWith(siblings + ": hwloc crashed reading this"));
     // The process is still fine: a good export loads afterwards.
     CHECK(load_cluster(NETTOPO_SHARED_DATA "/hwloc-xml/16em64t-4s2c2t.xml").num_pes() == 16);
 }

@@ -33,6 +33,10 @@ struct AssembleOptions {
     bool hosts_only = false; // no fabric: every host on one switch "flat"
     bool strict = false;     // problems are errors, not warnings
     BuildOptions build;
+    // Where hwloc parses the hosts' exports and diffs and default_machine:
+    // through this sandbox if set, else in the calling thread
+    // (hwloc_sandbox.hpp).
+    const HwlocSandbox* hwloc_sandbox = nullptr;
 };
 
 // One kind of mismatch, with every name it concerns.

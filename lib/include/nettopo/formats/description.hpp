@@ -29,10 +29,13 @@ Cluster read_description(std::istream& in, const std::string& source_name,
 // that is not an hwloc synthetic description (one loaded from hwloc XML:
 // write an archive instead), a name that is not a single token, a cluster
 // name that would not read back the same. Reports progress on the links.
-void write_description(const Cluster& cluster, std::ostream& out, Progress* progress = nullptr);
+// hwloc builds each type's synthetic description again to check it: in the
+// calling thread, or through `hwloc_sandbox` if given (hwloc_sandbox.hpp).
+void write_description(const Cluster& cluster, std::ostream& out, Progress* progress = nullptr,
+                       const HwlocSandbox* hwloc_sandbox = nullptr);
 
 // write_description to a file, atomically as save_archive ("-": stdout).
-void save_description(const Cluster& cluster, const std::string& path,
-                      Progress* progress = nullptr);
+void save_description(const Cluster& cluster, const std::string& path, Progress* progress = nullptr,
+                      const HwlocSandbox* hwloc_sandbox = nullptr);
 
 } // namespace nettopo

@@ -10,11 +10,17 @@
 
 namespace nettopo {
 
+class HwlocSandbox; // nettopo/hwloc/hwloc_sandbox.hpp
+
 // How every reader builds what it reads.
 struct LoadOptions {
     BuildOptions build;
     NodeLevel node_level;         // applies where the input does not choose one
     Progress* progress = nullptr; // told how far reading has come, if set
+    // Where hwloc parses what the input holds for it (an hwloc XML export,
+    // the synthetic descriptions of a text description): through this
+    // sandbox if set, else in the calling thread (see hwloc_sandbox.hpp).
+    const HwlocSandbox* hwloc_sandbox = nullptr;
 };
 
 enum class InputKind { Archive, Description, HwlocXml };
@@ -24,7 +30,9 @@ InputKind detect_input_kind(const std::string& path);
 const char* to_string(InputKind kind);
 
 // Reads `path` as what detect_input_kind says it is. Throws InputError naming
-// the file (and the line, where the format has lines).
+// the file (and the line, where the format has lines). Safe in a threaded
+// program: it forks nothing, hwloc runs in the calling thread unless
+// options.hwloc_sandbox says otherwise.
 Cluster load_cluster(const std::string& path, const LoadOptions& options = {});
 // This machine through hwloc, as a one-machine cluster.
 Cluster discover_cluster(const LoadOptions& options = {});

@@ -12,6 +12,8 @@
 
 namespace nettopo {
 
+class HwlocSandbox; // nettopo/hwloc/hwloc_sandbox.hpp
+
 struct LinkSpec {
     double latency_ns = 0;
     double bandwidth_gbps = 0; // 0: unknown
@@ -47,10 +49,13 @@ inline constexpr std::string_view default_machine = "pack:2 l3:1 l2:8 l1:1 core:
 
 // The machine type generated hosts share: from an hwloc synthetic description,
 // or from a file holding exactly one machine type (an hwloc XML export, or a
-// nettopo archive or description of one type). ValueError for a description
-// that does not read; InputError for a file.
-MachineType synthetic_machine(std::string_view description, NodeLevel node_level);
-MachineType machine_from_file(const std::string& path, NodeLevel node_level);
+// nettopo archive or description of one type). hwloc parses in the calling
+// thread, or through `hwloc_sandbox` if given (hwloc_sandbox.hpp). ValueError
+// for a description that does not read; InputError for a file.
+MachineType synthetic_machine(std::string_view description, NodeLevel node_level,
+                              const HwlocSandbox* hwloc_sandbox = nullptr);
+MachineType machine_from_file(const std::string& path, NodeLevel node_level,
+                              const HwlocSandbox* hwloc_sandbox = nullptr);
 
 // The machine the thesis' presets use: one PU, as every vertex of its generator.
 inline constexpr std::string_view preset_machine = "pu:1";
@@ -61,6 +66,9 @@ struct GenerateOptions {
     std::string name; // cluster name; empty: the family's spec
     LinkClasses links = LinkClasses::defaults();
     Progress* progress = nullptr;
+    // Where hwloc parses generate_from_spec's --machine: through this sandbox
+    // if set, else in the calling thread (hwloc_sandbox.hpp).
+    const HwlocSandbox* hwloc_sandbox = nullptr;
 };
 
 // Throws UsageError when the PEs (machines x PUs of the type) do not fit the ids.

@@ -10,6 +10,8 @@
 
 namespace nettopo {
 
+class HwlocSandbox; // hwloc_sandbox.hpp
+
 struct HostExport {
     std::string name; // HostName info of the Machine object, else the file name's stem
     MachineTree tree;
@@ -17,8 +19,12 @@ struct HostExport {
 };
 
 // `paths`: files and directories (every *.xml inside, sorted by name). A diff's
-// reference is looked up beside it by its refname. Errors are InputError naming
-// the file. Duplicate host names are an InputError naming both files.
-std::vector<HostExport> load_host_exports(const std::vector<std::string>& paths);
+// reference is looked up beside it by its refname. Every file is parsed as XML
+// in this thread; hwloc's work (loading an export, applying a diff) runs in
+// this thread too, or through `sandbox` if given, once per file
+// (hwloc_sandbox.hpp). Errors are InputError naming the file. Duplicate host
+// names are an InputError naming both files.
+std::vector<HostExport> load_host_exports(const std::vector<std::string>& paths,
+                                          const HwlocSandbox* sandbox = nullptr);
 
 } // namespace nettopo
