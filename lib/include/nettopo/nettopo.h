@@ -59,8 +59,9 @@ const char* nettopo_last_error(void);
  * and returns NETTOPO_ERR_INVALID (path or out NULL), NETTOPO_ERR_INPUT (a
  * message naming the file, and the line where there is one) or
  * NETTOPO_ERR_NOMEM. Cost: reading the file; no distance index yet.
- * Thread-safe. Until the library stops isolating hwloc's parser, an hwloc XML
- * file is parsed in a forked child process. */
+ * Thread-safe. hwloc parses an XML file in the calling thread (nothing is
+ * forked); exports hwloc 2.9 is known to crash on are refused with
+ * NETTOPO_ERR_INPUT before hwloc sees them. */
 int nettopo_open(const char* path, nettopo_topology** out);
 
 /* Releases the handle and everything it holds; NULL is ignored. Not
