@@ -81,6 +81,9 @@ void for_each_core_row(const FoldedCore& f, bool latency, unsigned threads, Prog
     work(true);
     for (std::thread& t : pool) t.join();
     if (failure) std::rethrow_exception(failure);
+    // The reporting thread may have found every row taken (a busy machine
+    // can run the others first): the whole count is reported once in any case.
+    if (progress) progress->update(stage, n, n);
 }
 
 } // namespace nettopo::detail
