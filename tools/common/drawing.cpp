@@ -1,5 +1,6 @@
 #include "common/drawing.hpp"
 
+#include "common/output.hpp"
 #include "nettopo/support/atomic_file.hpp"
 #include "nettopo/support/error.hpp"
 
@@ -114,7 +115,7 @@ void save_drawing(const Cluster& cluster, const std::string& path, const DotOpti
     std::transform(ext.begin(), ext.end(), ext.begin(),
                    [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
     if (path == "-" || ext == ".dot" || ext == ".gv") {
-        write_atomically(path, [&](std::ostream& out) { write_dot(cluster, out, options); });
+        write_output(path, [&](std::ostream& out) { write_dot(cluster, out, options); });
         return;
     }
     if (ext == ".svg" || ext == ".png" || ext == ".pdf") {

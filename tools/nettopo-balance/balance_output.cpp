@@ -3,6 +3,7 @@
 
 #include "common/format_units.hpp"
 #include "common/json_writer.hpp"
+#include "common/output.hpp"
 #include "common/text_table.hpp"
 #include "nettopo/support/atomic_file.hpp"
 
@@ -181,17 +182,17 @@ void write_balance_summary(std::ostream& out, ReportFormat format,
 }
 
 void save_mapping(const std::string& path, std::span<const PeId> mapping) {
-    write_atomically(path, [&](std::ostream& out) { write_mapping(out, mapping); });
+    write_output(path, [&](std::ostream& out) { write_mapping(out, mapping); });
 }
 
 void save_rankfile(const std::string& path, const Cluster& cluster, std::span<const PeId> mapping) {
-    write_atomically(path, [&](std::ostream& out) { write_rankfile(out, cluster, mapping); });
+    write_output(path, [&](std::ostream& out) { write_rankfile(out, cluster, mapping); });
 }
 
 SlurmLaunch save_slurm_hostfile(const std::string& path, const Cluster& cluster,
                                 std::span<const PeId> mapping) {
     SlurmLaunch launch = slurm_launch(cluster, mapping);
-    write_atomically(path, [&](std::ostream& out) { out << launch.hostfile; });
+    write_output(path, [&](std::ostream& out) { out << launch.hostfile; });
     return launch;
 }
 

@@ -2,6 +2,7 @@
 // machines, both axes logarithmic, one line per operation (the thesis'
 // Figure 12). A small SVG writer of our own: axes, decade ticks, lines,
 // markers and a legend are all it needs.
+#include "common/output.hpp"
 #include "nettopo-bench/bench_report.hpp"
 #include "nettopo/support/atomic_file.hpp"
 
@@ -144,7 +145,7 @@ void write_scaling_svg(std::ostream& out, const Header& header,
 
 void save_scaling_svg(const std::string& path, const Header& header,
                       const std::vector<Measurement>& ms) {
-    write_atomically(path, [&](std::ostream& out) { write_scaling_svg(out, header, ms); });
+    write_output(path, [&](std::ostream& out) { write_scaling_svg(out, header, ms); });
 }
 
 } // namespace nettopo::bench

@@ -2,6 +2,7 @@
 // topology input) and write the nettopo archive.
 #include "common/child_process_sandbox.hpp"
 #include "common/cluster_printer.hpp"
+#include "common/output.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo-discover/check_printer.hpp"
@@ -114,7 +115,9 @@ int discover(const Options& o) {
         cluster.emplace(nettopo::load_or_discover(o.input, load));
         if (!o.name.empty()) cluster->set_name(o.name);
     }
-    nettopo::save_archive(*cluster, o.output, &progress);
+    nettopo::write_output(
+        o.output, [&](std::ostream& out) { nettopo::write_archive(*cluster, out, &progress); });
+    progress.finish();
     if (!o.quiet && o.output != "-")
         std::cerr << fmt::format("nettopo-discover: wrote {} ({})\n", o.output,
                                  nettopo::cluster_counts(*cluster));

@@ -2,6 +2,7 @@
 // write its archive (or its text description).
 #include "common/child_process_sandbox.hpp"
 #include "common/cluster_printer.hpp"
+#include "common/output.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo/families/family_registry.hpp"
@@ -170,10 +171,13 @@ int generate_cluster(const Options& o, const FamilyCommand* command) {
     options.progress = &progress;
     const Cluster cluster = generate(*family, machine, options);
     if (o.verify) verify(*family, cluster, o, progress);
-    if (o.describe)
-        save_description(cluster, output, &progress, &hwloc_sandbox);
-    else
-        save_archive(cluster, output, &progress);
+    write_output(output, [&](std::ostream& out) {
+        if (o.describe)
+            write_description(cluster, out, &progress, &hwloc_sandbox);
+        else
+            write_archive(cluster, out, &progress);
+    });
+    progress.finish();
     if (!o.quiet && output != "-")
         std::cerr << fmt::format("nettopo-gen: wrote {} ({}; {}, diameter {})\n", output,
                                  cluster_counts(cluster), family->spec(),

@@ -2,6 +2,7 @@
 #include "common/child_process_sandbox.hpp"
 #include "common/cluster_printer.hpp"
 #include "common/drawing.hpp"
+#include "common/output.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo-query/query_printer.hpp"
@@ -148,7 +149,12 @@ const std::vector<SubCommand>& commands() {
         {"export", "The network in another tool's format (--format slurm: topology.conf)", "",
          [](Run& r) {
              if (r.o.json) throw UsageError("export has no JSON form");
-             save_slurm_topology(r.cluster, r.o.output.empty() ? "-" : r.o.output);
+             // The text is whole before anything is written: a network that
+             // is not a tree writes nothing.
+             std::ostringstream text;
+             write_slurm_topology(r.cluster, text);
+             write_output(r.o.output.empty() ? "-" : r.o.output,
+                          [&](std::ostream& out) { out << text.str(); });
          }},
     };
     return table;

@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
-#include <iostream>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -71,12 +70,6 @@ void replace_file_atomically(const std::string& path,
 }
 
 void write_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
-    if (path == "-") {
-        write(std::cout);
-        std::cout.flush();
-        if (!std::cout) throw Error("cannot write to standard output");
-        return;
-    }
     replace_file_atomically(path, [&](const std::string& file) {
         std::ofstream out(file, std::ios::binary | std::ios::trunc);
         if (out) write(out);

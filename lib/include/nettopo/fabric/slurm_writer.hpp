@@ -19,7 +19,7 @@ namespace nettopo {
 // links. Throws InputError naming what is not tree-shaped.
 void write_slurm_topology(const Cluster& cluster, std::ostream& out);
 
-// write_slurm_topology to a file, atomically ("-": stdout); the text is
+// write_slurm_topology to a file, atomically (write_atomically); the text is
 // checked whole before anything is written.
 void save_slurm_topology(const Cluster& cluster, const std::string& path);
 

@@ -19,7 +19,7 @@ inline constexpr int archive_version = 2;
 
 void write_archive(const Cluster& cluster, std::ostream& out, Progress* progress = nullptr);
 // Writes to a temporary file beside `path` and renames it into place, so a
-// failed or interrupted write never leaves a damaged archive. "-" is stdout.
+// failed or interrupted write never leaves a damaged archive.
 void save_archive(const Cluster& cluster, const std::string& path, Progress* progress = nullptr);
 
 // Throws InputError naming source_name on a malformed or newer archive.

@@ -34,7 +34,7 @@ Cluster read_description(std::istream& in, const std::string& source_name,
 void write_description(const Cluster& cluster, std::ostream& out, Progress* progress = nullptr,
                        const HwlocSandbox* hwloc_sandbox = nullptr);
 
-// write_description to a file, atomically as save_archive ("-": stdout).
+// write_description to a file, atomically as save_archive.
 void save_description(const Cluster& cluster, const std::string& path, Progress* progress = nullptr,
                       const HwlocSandbox* hwloc_sandbox = nullptr);
 

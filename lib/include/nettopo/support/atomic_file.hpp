@@ -19,8 +19,9 @@ namespace nettopo {
 void replace_file_atomically(const std::string& path,
                              const std::function<void(const std::string& file)>& fill);
 
-// replace_file_atomically() with the content written to a stream; "-" writes
-// to standard output. Throws Error (nothing left behind) on failure.
+// replace_file_atomically() with the content written to a stream; "-" is a
+// file name like any other (the tools map it to standard output). Throws
+// Error (nothing left behind) on failure.
 void write_atomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 } // namespace nettopo
