@@ -30,7 +30,7 @@ forbidden = [
      'creates a process'),
     (re.compile(r'\b(std::)?(exit|_exit|quick_exit|abort)\s*\('), 'ends the process'),
     (re.compile(r'\bisatty\s*\('), 'looks for a terminal'),
-    (re.compile(r'\bstd::(cerr|clog)\b|\bstderr\b'), 'prints to standard error'),
+    (re.compile(r'\bstd::(cout|cerr|clog)\b|\b(stdout|stderr)\b|\b(printf|puts)\s*\('), 'prints to a terminal'),
     (re.compile(r'<CLI/'), 'uses the command-line parser'),
 ]
 
