@@ -154,7 +154,9 @@ private:
             if (fresh)
                 it->second = builder.add_type(MachineType(mc.description, *mc.tree, o_.node_level,
                                                           LevelLatencies::defaults()));
-            builder.add_machine(mc.name, it->second);
+            // Hosts of a real fabric (InfiniBand, Ethernet under Slurm, the
+            // flat star of hosts only) carry no traffic for others.
+            builder.set_forwards(builder.add_machine(mc.name, it->second), false);
             if (mc.fabric_node != none) machine_of_node[mc.fabric_node] = m;
         }
         const LinkClass host = LinkClass::HostSwitch, sw = LinkClass::SwitchSwitch;
