@@ -28,10 +28,22 @@ MachineId ClusterBuilder::add_machine(std::string_view name, TypeId type) {
     MachineId id(static_cast<std::uint32_t>(machine_types_.size()));
     if (name.empty()) throw InputError("empty machine name");
     machine_types_.push_back(type);
-    machine_forwards_.push_back(1);
+    if (!machine_forwards_.empty()) machine_forwards_.push_back(1);
     machine_names_.push_back(name);
     total_pes_ = pes;
     return id;
+}
+
+void ClusterBuilder::set_forwards(MachineId m, bool forwards) {
+    if (m.value >= machine_types_.size())
+        throw InputError(fmt::format("no machine {} to set forwarding of", m.value));
+    if (forwards && machine_forwards_.empty()) return;
+    machine_forwards_.resize(machine_types_.size(), 1);
+    machine_forwards_[m.value] = forwards;
+}
+
+bool ClusterBuilder::forwards(MachineId m) const {
+    return m.value >= machine_forwards_.size() || machine_forwards_[m.value] != 0;
 }
 
 SwitchId ClusterBuilder::add_switch(std::string_view name) {

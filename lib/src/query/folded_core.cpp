@@ -2,6 +2,7 @@
 #include "query/folded_core.hpp"
 
 #include "nettopo/query/network_search.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -93,7 +94,10 @@ FoldedCore fold_network(const Network& net) {
             continue;
         }
         const auto k = static_cast<std::uint32_t>(fm.anchor_offsets.size() - 1);
-        fm.links[v] = {complex_machine, k, 0};
+        if (k >= complex_machine) // 2^31 multi-rail hosts: beyond any memory budget anyway
+            throw UsageError("the general distance index holds at most 2^31 machines with "
+                             "several anchors or direct cables");
+        fm.links[v] = {0, complex_machine | k, 0};
         fm.anchors.insert(fm.anchors.end(), anchors.begin(), anchors.end());
         fm.peers.insert(fm.peers.end(), peers.begin(), peers.end());
         fm.anchor_offsets.push_back(static_cast<std::uint32_t>(fm.anchors.size()));

@@ -45,14 +45,18 @@ inline std::int64_t add_ps(std::int64_t a, std::int64_t b) {
                : a + b;
 }
 
-// core_vertex value of a complex machine, whose `hops` is then its index in
-// FoldedMachines' lists.
-inline constexpr std::uint32_t complex_machine = 0xffffffffu;
+// Set in the `hops` of a complex machine, whose low bits are then its index
+// in FoldedMachines' lists: one test of (x.hops | y.hops) tells the one-lookup
+// path from the other.
+inline constexpr std::uint32_t complex_machine = 0x80000000u;
 
 struct HostLink {
-    std::uint32_t core_vertex; // the machine itself, its anchor, or complex_machine
-    std::uint32_t hops;        // 0 in the core, 1 when folded (complex: list index)
+    std::uint32_t core_vertex; // the machine itself or its anchor (complex: unused)
+    std::uint32_t hops;        // 0 in the core, 1 when folded; complex_machine | list index
     std::int64_t latency_ps;   // of the host link (the fastest of parallel ones)
+
+    bool is_complex() const { return (hops & complex_machine) != 0; }
+    std::uint32_t list_index() const { return hops & ~complex_machine; }
 };
 
 // An end machine cabled directly to another end machine.
@@ -77,15 +81,16 @@ struct FoldedMachines {
     // The machine's anchors: itself or its one anchor, or a complex machine's list.
     std::span<const HostLink> anchors_of(std::uint32_t m) const {
         const HostLink& l = links[m];
-        if (l.core_vertex != complex_machine) return {&l, 1};
-        return {anchors.data() + anchor_offsets[l.hops],
-                anchors.data() + anchor_offsets[l.hops + 1]};
+        if (!l.is_complex()) return {&l, 1};
+        return {anchors.data() + anchor_offsets[l.list_index()],
+                anchors.data() + anchor_offsets[l.list_index() + 1]};
     }
     // Latency of the cable between machines a and b, if one joins them.
     std::optional<std::int64_t> peer_ps(std::uint32_t a, std::uint32_t b) const {
         const HostLink& l = links[a];
-        if (l.core_vertex != complex_machine) return std::nullopt;
-        for (std::uint32_t i = peer_offsets[l.hops]; i < peer_offsets[l.hops + 1]; ++i)
+        if (!l.is_complex()) return std::nullopt;
+        for (std::uint32_t i = peer_offsets[l.list_index()]; i < peer_offsets[l.list_index() + 1];
+             ++i)
             if (peers[i].machine == b) return peers[i].latency_ps;
         return std::nullopt;
     }
@@ -139,7 +144,7 @@ public:
         if (a == b) return 0;
         const HostLink& x = machines_.links[a.value];
         const HostLink& y = machines_.links[b.value];
-        if (x.core_vertex == complex_machine || y.core_vertex == complex_machine) [[unlikely]]
+        if ((x.hops | y.hops) & complex_machine) [[unlikely]]
             return complex_hops(a.value, b.value);
         return hops_via(x, y);
     }
@@ -147,7 +152,7 @@ public:
         if (a == b) return 0;
         const HostLink& x = machines_.links[a.value];
         const HostLink& y = machines_.links[b.value];
-        if (x.core_vertex == complex_machine || y.core_vertex == complex_machine) [[unlikely]]
+        if ((x.hops | y.hops) & complex_machine) [[unlikely]]
             return complex_ps(a.value, b.value);
         return ps_via(x, y);
     }
@@ -171,15 +176,16 @@ private:
         const std::int64_t d = self().core_ps(x.core_vertex, y.core_vertex);
         return d == no_ps ? no_ps : add_ps(d, hosts);
     }
-    // A direct cable is one hop, the fewest there are; else the best pair of anchors.
-    std::uint32_t complex_hops(std::uint32_t a, std::uint32_t b) const {
+    // A direct cable is one hop, the fewest there are; else the best pair of
+    // anchors. Kept out of line: the one-lookup path stays as small as it was.
+    [[gnu::noinline, gnu::cold]] std::uint32_t complex_hops(std::uint32_t a, std::uint32_t b) const {
         if (machines_.peer_ps(a, b)) return 1; // cables join end machines both ways
         std::uint32_t best = no_hops;
         for (const HostLink& x : machines_.anchors_of(a))
             for (const HostLink& y : machines_.anchors_of(b)) best = std::min(best, hops_via(x, y));
         return best;
     }
-    std::int64_t complex_ps(std::uint32_t a, std::uint32_t b) const {
+    [[gnu::noinline, gnu::cold]] std::int64_t complex_ps(std::uint32_t a, std::uint32_t b) const {
         std::optional<std::int64_t> best = machines_.peer_ps(a, b);
         for (const HostLink& x : machines_.anchors_of(a))
             for (const HostLink& y : machines_.anchors_of(b))

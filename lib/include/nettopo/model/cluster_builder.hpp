@@ -81,8 +81,8 @@ public:
     // hosts (InfiniBand or Ethernet hosts, hosts of an assembled fabric);
     // machines of a direct network (the host is the router) keep true.
     // Switches always forward.
-    void set_forwards(MachineId m, bool forwards) { machine_forwards_.at(m.value) = forwards; }
-    bool forwards(MachineId m) const { return machine_forwards_.at(m.value) != 0; }
+    void set_forwards(MachineId m, bool forwards);
+    bool forwards(MachineId m) const;
 
     // A link endpoint: a machine or a switch, by declaration index.
     struct Endpoint {
@@ -115,7 +115,8 @@ private:
     std::vector<MachineType> types_;
     std::unordered_map<std::string, TypeId> type_by_signature_;
     std::vector<TypeId> machine_types_;
-    std::vector<std::uint8_t> machine_forwards_; // per machine, 1 unless set_forwards(m, false)
+    // Per machine, 1 unless set_forwards(m, false); empty while every machine forwards.
+    std::vector<std::uint8_t> machine_forwards_;
     std::uint64_t total_pes_ = 0;
     NameTable machine_names_;
     NameTable switch_names_;
