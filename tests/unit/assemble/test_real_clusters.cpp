@@ -178,7 +178,7 @@ TEST_CASE("assembly: hosts matched with the fabric by name", "[real-clusters]") 
         AssembleOptions o;
         o.hosts_only = true;
         CHECK_THROWS_AS(assemble_cluster(hosts, &f, o), UsageError);
-        CHECK_THROWS_AS(assemble_from_files({{}, "a.txt", "b.conf"}, {}), UsageError);
+        CHECK_THROWS_AS(assemble_from_files({{}, {"a.txt"}, "b.conf"}, {}), UsageError);
         CHECK_THROWS_WITH(set_latency_override(o, "local=5"),
                           StartsWith("'local=5': discovered fabrics have host-switch and "
                                      "switch-switch links only"));
