@@ -193,6 +193,16 @@ def read_ports(lines):
         end = d.peer.get((traces[parent][1], int(out)))
         if end and d.kind.get(end[0]) == "H" and end[1] == port:
             d.node_guid.setdefault(end[0], node)
+    # The initiator: the CA port on its first switch that no route reached.
+    if "0" in traces and traces["0"][0] == "Channel Adapter":
+        _, node, port = traces["0"]
+        first = traces.get(f"0,{port}")
+        if first and first[0] == "Switch":
+            cands = {end[0] for (g, _), end in d.peer.items()
+                     if g == first[1] and d.kind.get(end[0]) == "H" and end[1] == port
+                     and end[0] not in d.node_guid}
+            if len(cands) == 1:
+                d.node_guid[cands.pop()] = node
     return d
 
 

@@ -31,8 +31,10 @@
 // GUID there). Its "DR path" trace lines (-s: "0,1,6,10 -> new Channel
 // Adapter {<node guid>} portnum 1 ...") give the node GUIDs: the path's
 // parent is a switch whose report line for the path's last port names the
-// adapter's port GUID, checked against the trace's port number. Without
-// them (no -s), an adapter of the report is the GUID it prints.
+// adapter's port GUID, checked against the trace's port number; the
+// initiator (route "0") is the one CA port of its first switch that no route
+// reaches. Without them (no -s), an adapter of the report is the GUID it
+// prints.
 //
 // Naming (fabric.hpp says the rules): switches S-<guid>, routers R-<guid>
 // (both are switches of the fabric), or the map's one-word name; channel
@@ -269,6 +271,24 @@ private:
             if (peer == 0 || ca.kind != Kind::Ca || (peer & 0xff) != child.port) continue;
             if (!ca.node_guid) ca.node_guid = child.guid;
         }
+        // The initiator (route "0", a CA) is reached by no route: it is the one
+        // CA port on the switch of route "0,<its port>" that no route reached.
+        const auto init = dr_.find("0");
+        if (init == dr_.end() || init->second.kind != Kind::Ca) return;
+        const auto first = dr_.find(fmt::format("0,{}", init->second.port));
+        if (first == dr_.end() || first->second.kind != Kind::Switch) return;
+        const auto sw = by_guid_.find(first->second.guid);
+        if (sw == by_guid_.end()) return;
+        std::optional<std::uint32_t> found;
+        for (const PortEnd& e : recs_[sw->second].ports) {
+            const GuidRec& ca = recs_[e.peer >> 8];
+            if (e.peer == 0 || ca.kind != Kind::Ca || ca.node_guid ||
+                (e.peer & 0xff) != init->second.port)
+                continue;
+            if (found && *found != (e.peer >> 8)) return; // ambiguous: leave it
+            found = static_cast<std::uint32_t>(e.peer >> 8);
+        }
+        if (found) recs_[*found].node_guid = init->second.guid;
     }
 
     [[noreturn]] void fail(const std::string& msg) const { throw InputError(source_, line_, msg); }

@@ -81,8 +81,8 @@ struct ClusterSources {
     std::vector<std::string> hosts; // hwloc exports: files and directories
     // ibnetdiscover outputs, one per InfiniBand subnet (merge_fabrics), or none
     std::vector<std::string> ibnetdiscover;
-    std::string slurm;         // Slurm topology.conf / topology.yaml, or empty
-    std::string node_name_map; // ibnetdiscover's node-name map, or empty
+    std::string slurm;              // Slurm topology.conf / topology.yaml, or empty
+    std::string node_name_map = {}; // ibnetdiscover's node-name map, or empty
 };
 
 // Reads the sources and assembles them: one fabric, Slurm's or the
