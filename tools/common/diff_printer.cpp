@@ -3,7 +3,6 @@
 #include "common/format_units.hpp"
 #include "common/json_writer.hpp"
 #include "nettopo/fabric/hostlist.hpp"
-#include "nettopo/support/error.hpp"
 #include "nettopo/support/text.hpp"
 
 #include <array>
@@ -66,21 +65,6 @@ std::size_t noun_of(const ClusterDifference& d) {
         break;
     }
     return 13; // host changed
-}
-
-// "S-0002c9020040b0e0", "bonobo[001-013,015-016],S-x and 12 more".
-std::string name_list(const std::vector<std::string>& names, std::size_t shown = 16) {
-    const std::size_t n = std::min(shown, names.size());
-    const std::vector<std::string> first(names.begin(), names.begin() + n);
-    std::string list;
-    try {
-        list = compress_hostlist(first);
-    } catch (const InputError&) { // a name no hostlist can hold: a plain list
-        list = fmt::format("{}", fmt::join(first, ","));
-    }
-    if (names.size() > n)
-        fmt::format_to(std::back_inserter(list), " and {} more", names.size() - n);
-    return list;
 }
 
 std::string bandwidth_text(double gbps) {
@@ -153,7 +137,8 @@ std::string difference_text(const ClusterDifference& d) {
     case DifferenceKind::machine_missing:
     case DifferenceKind::machine_added:
         if (d.neighbors.empty()) return fmt::format("{}: {} (not linked)", noun, d.name);
-        return fmt::format("{}: {} (linked to {})", noun, d.name, name_list(d.neighbors));
+        return fmt::format("{}: {} (linked to {})", noun, d.name,
+                           hostlist_excerpt(d.neighbors, 16));
     case DifferenceKind::link_missing:
     case DifferenceKind::link_added: {
         const double cables = d.kind == DifferenceKind::link_missing ? d.expected : d.actual;
