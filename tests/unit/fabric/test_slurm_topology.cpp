@@ -224,8 +224,7 @@ TEST_CASE("compress_hostlist folds runs and keeps the order", "[slurm]") {
     }
 }
 
-TEST_CASE("hostlist_excerpt: the first names as one expression, then how many more",
-          "[slurm]") {
+TEST_CASE("hostlist_excerpt: the first names as one expression, then how many more", "[slurm]") {
     CHECK(hostlist_excerpt(numbered("n", 1, 3)) == "n[1-3]");
     CHECK(hostlist_excerpt(numbered("n", 1, 12), 8) == "n[1-8] and 4 more");
     CHECK(hostlist_excerpt(numbered("n", 1, 12), 12) == "n[1-12]");
