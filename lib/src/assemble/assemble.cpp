@@ -26,18 +26,9 @@
 namespace nettopo {
 
 std::string AssemblyIssue::summary(std::string_view aside, std::size_t shown) const {
-    const std::size_t n = std::min(shown, names.size());
-    const std::vector<std::string> first(names.begin(), names.begin() + n);
-    std::string list;
-    try {
-        list = compress_hostlist(first);
-    } catch (const InputError&) { // a name no hostlist can hold: a plain list
-        list = fmt::format("{}", fmt::join(first, ","));
-    }
-    std::string s = fmt::format("{} {}{}: {}", counted(names.size(), noun), what,
-                                aside.empty() ? std::string() : fmt::format(" ({})", aside), list);
-    if (names.size() > n) fmt::format_to(std::back_inserter(s), " and {} more", names.size() - n);
-    return s;
+    return fmt::format("{} {}{}: {}", counted(names.size(), noun), what,
+                       aside.empty() ? std::string() : fmt::format(" ({})", aside),
+                       hostlist_excerpt(names, shown));
 }
 
 namespace {
