@@ -13,6 +13,7 @@
 #include "nettopo/support/error.hpp"
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -73,14 +74,34 @@ private:
 // fabric has) into an override; ValueError on bad text.
 void set_latency_override(AssembleOptions& options, std::string_view kind_equals_ns);
 
+// Hosts whose trees are already in memory, each tree once however many hosts
+// have it: what a gather over the hosts themselves brings (identical
+// machines travel once), so that memory grows with the kinds of machines plus
+// the hosts, not with the hosts' trees.
+struct GatheredHosts {
+    struct Host {
+        std::string name;   // as a fabric names it
+        std::uint32_t tree; // index into `trees`
+        // Where the tree was read: it names the machine type as an export's
+        // file does ("hwloc:" and its last path component), e.g. the host.
+        std::string source;
+    };
+    std::vector<MachineTree> trees;
+    std::vector<Host> hosts; // distinct names
+};
+
 // Where a real cluster's description comes from.
 struct ClusterSources {
     std::vector<std::string> hosts; // hwloc exports: files and directories
     std::string ibnetdiscover;      // ibnetdiscover output, or empty
     std::string slurm;              // Slurm topology.conf / topology.yaml, or empty
+    // Hosts already gathered, in place of (never with) `hosts`; not owned.
+    const GatheredHosts* gathered = nullptr;
 };
 
 // Reads the sources and assembles them; at most one fabric (UsageError).
+// Unnamed (AssembleOptions::name empty), the cluster is named after the
+// fabric's file stem, else after the first `hosts` path's.
 Assembly assemble_from_files(const ClusterSources& sources, const AssembleOptions& options);
 
 // Throws UsageError for contradictory requests (no fabric without
@@ -89,6 +110,12 @@ Assembly assemble_from_files(const ClusterSources& sources, const AssembleOption
 // there are issues, InputError when the result is disconnected (unless
 // allowed, see ClusterBuilder::build).
 Assembly assemble_cluster(const std::vector<HostExport>& hosts, const Fabric* fabric,
+                          const AssembleOptions& options);
+
+// The same for hosts that share their trees: an archive equal to the one the
+// hosts' exports would give (types named after the first host of each kind
+// by natural name order). UsageError if a host names no tree of `hosts`.
+Assembly assemble_cluster(const GatheredHosts& hosts, const Fabric* fabric,
                           const AssembleOptions& options);
 
 } // namespace nettopo
