@@ -249,7 +249,7 @@ Assembly assemble_from_files(const ClusterSources& sources, const AssembleOption
     if (sources.gathered) {
         if (!sources.hosts.empty())
             throw UsageError("ClusterSources: give hosts as files or gathered, not both");
-        return assemble_cluster(*sources.gathered, fabric ? &*fabric : nullptr, options);
+        return assemble_gathered(*sources.gathered, fabric ? &*fabric : nullptr, options);
     }
     const std::vector<HostExport> hosts =
         sources.hosts.empty() ? std::vector<HostExport>{}
@@ -272,8 +272,8 @@ Assembly assemble_cluster(const std::vector<HostExport>& hosts, const Fabric* fa
     return Assembler(std::move(refs), fabric, options).run();
 }
 
-Assembly assemble_cluster(const GatheredHosts& hosts, const Fabric* fabric,
-                          const AssembleOptions& options) {
+Assembly assemble_gathered(const GatheredHosts& hosts, const Fabric* fabric,
+                           const AssembleOptions& options) {
     std::vector<HostRef> refs;
     refs.reserve(hosts.hosts.size());
     for (const GatheredHosts::Host& h : hosts.hosts) {

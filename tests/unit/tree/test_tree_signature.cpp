@@ -5,14 +5,12 @@
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/tree/machine_tree.hpp"
+#include "testkit/real_data.hpp"
 
 #include <catch2/catch.hpp>
-#include <filesystem>
-#include <optional>
 #include <string>
 
 using namespace nettopo;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -36,24 +34,9 @@ void check_round_trip(const MachineTree& tree) {
 } // namespace
 
 TEST_CASE("tree_from_signature reads back the real exports and this machine", "[tree][signature]") {
-    const fs::path dir = fs::path(NETTOPO_SHARED_DATA) / "hwloc-xml";
-    int loaded = 0;
-    if (fs::is_directory(dir)) {
-        for (const auto& entry : fs::directory_iterator(dir)) {
-            if (entry.path().extension() != ".xml") continue;
-            INFO(entry.path().string());
-            std::optional<MachineTree> tree;
-            try {
-                tree = load_hwloc_xml(entry.path().string()).tree;
-            } catch (const InputError&) { // what hwloc 2.9 refuses is not ours to read
-                continue;
-            }
-            check_round_trip(*tree);
-            ++loaded;
-        }
-        CHECK(loaded >= 10);
-    } else {
-        WARN("shared data absent, skipped: " << dir.string());
+    for (const std::string& file : test::real_xmls()) {
+        INFO(file);
+        check_round_trip(load_hwloc_xml(file).tree);
     }
     check_round_trip(discover_this_machine().tree);
 }

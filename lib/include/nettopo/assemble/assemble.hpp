@@ -112,10 +112,10 @@ Assembly assemble_from_files(const ClusterSources& sources, const AssembleOption
 Assembly assemble_cluster(const std::vector<HostExport>& hosts, const Fabric* fabric,
                           const AssembleOptions& options);
 
-// The same for hosts that share their trees: an archive equal to the one the
+// assemble_cluster for hosts that share their trees: an archive equal to the one the
 // hosts' exports would give (types named after the first host of each kind
 // by natural name order). UsageError if a host names no tree of `hosts`.
-Assembly assemble_cluster(const GatheredHosts& hosts, const Fabric* fabric,
-                          const AssembleOptions& options);
+Assembly assemble_gathered(const GatheredHosts& hosts, const Fabric* fabric,
+                           const AssembleOptions& options);
 
 } // namespace nettopo
