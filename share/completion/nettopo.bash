@@ -52,7 +52,7 @@ _nettopo_discover() {
         done
     fi
     COMPREPLY=($(compgen -W "-i --input -o --output --show --summary --node-level --name
-        --allow-disconnected -q --quiet --hosts --ibnetdiscover --slurm --hosts-only
+        --allow-disconnected -q --quiet --hosts --ibnetdiscover --slurm --hosts-only --mpi
         --default-machine --latency --strict --check --json --help --version" -- "$cur"))
 }
 

@@ -78,7 +78,7 @@ dedup)
     export_of node1 this.xml
     "$discover" -q --hosts exports/* --hosts-only --name d -o two-hosts.xml
     same_archive "4 ranks on 2 hosts" two.xml two-hosts.xml
-    grep -q 'gathered 4 ranks .*: 2 hosts, 1 machine type' two.err ||
+    grep -q 'gathered 4 ranks .*: 2 hosts of 1 machine type' two.err ||
         fail "4 ranks on 2 hosts: $(cat two.err)"
     # Three machine types over five hosts, one host twice: each tree travels once.
     rm -rf exports
@@ -92,7 +92,7 @@ dedup)
     export_of node4 this.xml
     "$discover" -q --hosts exports/* --hosts-only --name d -o three-hosts.xml
     same_archive "6 ranks, 5 hosts, 3 machine types" three.xml three-hosts.xml
-    grep -q 'gathered 6 ranks .*: 5 hosts, 3 machine types' three.err ||
+    grep -q 'gathered 6 ranks .*: 5 hosts of 3 machine types' three.err ||
         fail "6 ranks, 3 types: $(cat three.err)"
     # One host name, two different trees: an error naming the host, no archive.
     HOST_OF_RANK=(node0 node1 node1)

@@ -275,7 +275,7 @@ int gather(const MpiDiscoverOptions& options, int rank, int size) {
         headers = {};
         if (!options.quiet)
             std::cerr << fmt::format(
-                "{}: gathered {} in {:.3f} s: {}, {}; each rank sent {} bytes and its "
+                "{}: gathered {} in {:.3f} s: {} of {}; each rank sent {} bytes and its "
                 "name ({} bytes in all), one rank per machine type its tree ({} bytes in all)\n",
                 options.tool, counted(plan.ranks, "rank"), MPI_Wtime() - start,
                 counted(plan.hosts.hosts.size(), "host"),
