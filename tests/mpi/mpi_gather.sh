@@ -24,6 +24,8 @@ unset NETTOPO_ARCHIVE HWLOC_XMLFILE NETTOPO_HOSTNAME NETTOPO_MPI_TEST_FAULT
 # containers often forbid.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
+# Under the sanitizers: what Open MPI itself leaks at exit is not ours.
+export LSAN_OPTIONS="suppressions=$root/tests/mpi/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 # mpirun with NP ranks, rank R running as host node<R> (or as given by the
 # HOST_OF_RANK array) with the environment of the ENV_OF_RANK array.
@@ -69,6 +71,8 @@ ranks)
     # Unnamed, a flat cluster is named after -o.
     run_ranks 2 --hosts-only -q -o named.xml
     grep -q '<nettopo [^>]*name="named"' named.xml || fail "unnamed: not named after -o"
+    run_ranks 1 --hosts-only -q -o - >stdout.xml
+    grep -q '<nettopo [^>]*name="cluster"' stdout.xml || fail "-o -: not named cluster"
     ;;
 dedup)
     # Ranks 0 and 2 on node0, 1 and 3 on node1: two hosts.

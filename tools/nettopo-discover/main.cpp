@@ -42,14 +42,16 @@ struct Options {
 };
 
 // --mpi gathers the hosts: no other source of hosts, and a fabric or
-// --hosts-only as with --hosts. Unnamed, a flat cluster is named after -o.
+// --hosts-only as with --hosts. Unnamed, a flat cluster is named after -o
+// (the hosts have no common file to be named after).
 void check_mpi_usage(Options& o) {
     if (!o.input.empty() || !o.sources.hosts.empty())
         throw nettopo::UsageError("--mpi gathers the hosts' topologies: no -i or --hosts with it");
     if (o.sources.ibnetdiscover.empty() && o.sources.slurm.empty() && !o.hosts_only)
         throw nettopo::UsageError("--mpi: give a fabric (--ibnetdiscover or --slurm), or "
                                   "--hosts-only for hosts on one flat network");
-    if (o.name.empty() && o.hosts_only && o.output != "-") o.name = nettopo::file_stem(o.output);
+    if (o.name.empty() && o.hosts_only)
+        o.name = o.output == "-" ? "cluster" : nettopo::file_stem(o.output);
 }
 
 // Joins --hosts with a fabric; warnings are summarised on stderr.

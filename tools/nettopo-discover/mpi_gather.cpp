@@ -110,11 +110,16 @@ Local discover_locally() {
 
 // What rank 0 decides from the headers and names.
 struct Plan {
-    std::vector<int> instructions;                      // one per rank
-    std::string problem;                                // non-empty: every rank stops
-    GatheredHosts hosts;                                // trees still to receive
-    std::vector<std::pair<int, std::uint32_t>> senders; // rank, tree index
-    std::vector<std::uint64_t> tree_hash;               // per tree index
+    std::vector<int> instructions; // one per rank
+    std::string problem;           // non-empty: every rank stops
+    GatheredHosts hosts;           // trees still to receive
+    struct Sender {
+        int rank;
+        std::uint32_t tree;
+        std::size_t host; // the host whose tree it is, for messages
+    };
+    std::vector<Sender> senders;
+    std::vector<std::uint64_t> tree_hash; // per tree index
     std::size_t ranks = 0, text_bytes = 0;
 };
 
@@ -161,7 +166,7 @@ Plan plan_on_root(const std::vector<Header>& headers, const std::string& text) {
             tree_of_hash.try_emplace(h.hash, static_cast<std::uint32_t>(plan.tree_hash.size()));
         if (fresh) {
             plan.tree_hash.push_back(h.hash);
-            plan.senders.emplace_back(rank, tree->second);
+            plan.senders.push_back({rank, tree->second, plan.hosts.hosts.size()});
             plan.instructions[r] = send_tree;
         }
         plan.hosts.hosts.push_back({name, tree->second, name});
@@ -188,7 +193,7 @@ Plan plan_on_root(const std::vector<Header>& headers, const std::string& text) {
 void receive_trees(Plan& plan, const std::vector<Header>& headers, const Local& local) {
     plan.hosts.trees.resize(plan.tree_hash.size());
     std::string problem;
-    for (const auto& [rank, tree] : plan.senders) {
+    for (const auto& [rank, tree, host_index] : plan.senders) {
         std::string signature;
         if (rank == root) {
             signature = local.signature;
@@ -198,7 +203,7 @@ void receive_trees(Plan& plan, const std::vector<Header>& headers, const Local& 
                      MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
         if (!problem.empty()) continue;
-        const std::string& host = plan.hosts.hosts[tree].name; // hosts are in rank order
+        const std::string& host = plan.hosts.hosts[host_index].name;
         if (fnv1a(signature) != plan.tree_hash[tree]) {
             problem = fmt::format("the tree of {} (rank {}) arrived damaged", host, rank);
             continue;
@@ -270,8 +275,8 @@ int gather(const MpiDiscoverOptions& options, int rank, int size) {
     return run_guarded(options.tool, [&] {
         receive_trees(plan, headers, local);
         std::uint64_t tree_bytes = 0;
-        for (const auto& [sender, tree] : plan.senders)
-            tree_bytes += headers[static_cast<std::size_t>(sender)].tree_bytes;
+        for (const Plan::Sender& sender : plan.senders)
+            tree_bytes += headers[static_cast<std::size_t>(sender.rank)].tree_bytes;
         headers = {};
         if (!options.quiet)
             std::cerr << fmt::format(
