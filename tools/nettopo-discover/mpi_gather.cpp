@@ -16,9 +16,11 @@
 #include "nettopo/fabric/hostlist.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/parse.hpp"
 #include "nettopo/support/text.hpp"
 #include "nettopo/tree/machine_tree.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <csignal>
 #include <cstdint>
@@ -123,12 +125,21 @@ struct Plan {
     std::size_t ranks = 0, text_bytes = 0;
 };
 
-std::string hostlist_or_list(const std::vector<std::string>& names) {
+// The first 8 names, as a hostlist where they fold into one, then "and N
+// more": a message about 4,000 hosts stays one line.
+std::string some_names(std::vector<std::string> names) {
+    constexpr std::size_t shown = 8;
+    std::sort(names.begin(), names.end(), natural_less);
+    const std::size_t more = names.size() > shown ? names.size() - shown : 0;
+    names.resize(names.size() - more);
+    std::string text;
     try {
-        return compress_hostlist(names);
+        text = compress_hostlist(names);
     } catch (const InputError&) {
-        return fmt::format("{}", fmt::join(names, ","));
+        text = fmt::format("{}", fmt::join(names, ","));
     }
+    if (more) fmt::format_to(std::back_inserter(text), " and {} more", more);
+    return text;
 }
 
 Plan plan_on_root(const std::vector<Header>& headers, const std::string& text) {
@@ -174,13 +185,12 @@ Plan plan_on_root(const std::vector<Header>& headers, const std::string& text) {
     std::vector<std::string> problems;
     for (const auto& [message, hosts] : failed)
         problems.push_back(fmt::format("discovery failed on {} {}: {}",
-                                       counted(hosts.size(), "host"), hostlist_or_list(hosts),
-                                       message));
+                                       counted(hosts.size(), "host"), some_names(hosts), message));
     if (!two_trees.empty())
         problems.push_back(
             fmt::format("ranks with one host name saw different machines (give each host its own "
                         "NETTOPO_HOSTNAME): {}",
-                        fmt::join(two_trees, ", ")));
+                        some_names(two_trees)));
     if (!problems.empty()) {
         plan.problem = fmt::format("{}", fmt::join(problems, "; "));
         plan.instructions.assign(headers.size(), stop);
