@@ -145,6 +145,8 @@ failures)
     [[ $status -eq 1 && ! -e none.xml ]] || fail "3 failing ranks: status $status"
     grep -q 'discovery failed on 3 hosts node\[0,2-3\]: hwloc cannot' fail3.err ||
         fail "3 failing ranks: $(cat fail3.err)"
+    leftovers=$(find . -maxdepth 1 -name 'kept.xml?*' -o -name 'none.xml*')
+    [[ -z $leftovers ]] || fail "failing ranks: left $leftovers"
     # A rank killed by a signal: mpirun fails, nothing is written, not even a temporary.
     ENV_OF_RANK=("" "NETTOPO_MPI_TEST_FAULT=signal" "" "")
     status=0
