@@ -89,9 +89,12 @@ nettopo::Assembly assemble(const Options& o, bool for_check) {
             throw nettopo::InputError(text);
         }
     }();
-    if (!o.quiet && !for_check)
+    if (!o.quiet && !for_check) {
+        for (const auto& note : assembly.notes)
+            std::cerr << fmt::format("nettopo-discover: note: {}\n", note.summary());
         for (const auto& issue : assembly.issues)
             std::cerr << fmt::format("nettopo-discover: warning: {}\n", nettopo::issue_text(issue));
+    }
     return assembly;
 }
 
@@ -101,6 +104,9 @@ int discover(const Options& o) {
                                   "which -o - already uses for the archive");
     if (o.json && !o.summary && !o.check)
         throw nettopo::UsageError("--json applies to --summary or --check");
+    if (!o.sources.node_name_map.empty() && o.sources.ibnetdiscover.empty())
+        throw nettopo::UsageError("--node-name-map names the nodes of an --ibnetdiscover dump: "
+                                  "give one");
     if (!o.assembling() &&
         (o.check || o.strict || !o.default_machine.empty() || !o.latencies.empty()))
         throw nettopo::UsageError("--check, --strict, --default-machine and --latency apply "
@@ -174,7 +180,12 @@ int main(int argc, char** argv) {
                    "topology diffs), matched with the fabric by host name")
         ->expected(1, -1);
     app.add_option("--ibnetdiscover", o.sources.ibnetdiscover,
-                   "InfiniBand fabric: ibnetdiscover output (topology file or -p report)");
+                   "InfiniBand fabric: ibnetdiscover output (topology file or -p report); "
+                   "repeatable, one per subnet")
+        ->expected(1, -1);
+    app.add_option("--node-name-map", o.sources.node_name_map,
+                   "ibnetdiscover's node-name map (lines '<guid> \"<name>\"'): names the "
+                   "--ibnetdiscover nodes by GUID");
     app.add_option("--slurm", o.sources.slurm,
                    "Fabric from Slurm's topology.conf or topology.yaml");
     app.add_flag("--hosts-only", o.hosts_only, "No fabric: the --hosts on one flat switch");

@@ -93,7 +93,13 @@ public:
                              Remedy::hosts_or_default_machine);
         if (o_.strict && !issues_.empty()) throw AssemblyMismatchError(issues_);
         Cluster cluster = build();
-        return Assembly{std::move(cluster), std::move(issues_), std::move(defaulted_)};
+        std::vector<AssemblyIssue> notes;
+        if (fabric_ && !fabric_->switch_adapters.empty())
+            notes.push_back({"SHARP aggregation node",
+                             "left out of the hosts, as adapters of their switches",
+                             fabric_->switch_adapters});
+        return Assembly{std::move(cluster), std::move(issues_), std::move(notes),
+                        std::move(defaulted_)};
     }
 
 private:
@@ -239,13 +245,30 @@ void set_latency_override(AssembleOptions& options, std::string_view text) {
 Assembly assemble_from_files(const ClusterSources& sources, const AssembleOptions& options) {
     if (!sources.ibnetdiscover.empty() && !sources.slurm.empty())
         throw UsageError("ClusterSources: give at most one fabric, ibnetdiscover or slurm");
-    std::optional<Fabric> fabric;
-    auto read = [&](const std::string& path, auto reader) {
-        std::istringstream in(read_all(path));
-        fabric = reader(in, path == "-" ? std::string("<stdin>") : path);
+    if (!sources.node_name_map.empty() && sources.ibnetdiscover.empty())
+        throw UsageError("ClusterSources: a node-name map names the nodes of ibnetdiscover "
+                         "output; give one");
+    const auto display = [](const std::string& path) {
+        return path == "-" ? std::string("<stdin>") : path;
     };
-    if (!sources.ibnetdiscover.empty()) read(sources.ibnetdiscover, read_ibnetdiscover);
-    if (!sources.slurm.empty()) read(sources.slurm, read_slurm_topology);
+    std::optional<NodeNameMap> map;
+    if (!sources.node_name_map.empty()) {
+        std::istringstream in(read_all(sources.node_name_map));
+        map = read_node_name_map(in, display(sources.node_name_map));
+    }
+    std::optional<Fabric> fabric;
+    if (!sources.ibnetdiscover.empty()) {
+        std::vector<Fabric> subnets;
+        for (const std::string& path : sources.ibnetdiscover) {
+            std::istringstream in(read_all(path));
+            subnets.push_back(read_ibnetdiscover(in, display(path), {map ? &*map : nullptr}));
+        }
+        fabric = merge_fabrics(std::move(subnets));
+    }
+    if (!sources.slurm.empty()) {
+        std::istringstream in(read_all(sources.slurm));
+        fabric = read_slurm_topology(in, display(sources.slurm));
+    }
     if (sources.gathered) {
         if (!sources.hosts.empty())
             throw UsageError("ClusterSources: give hosts as files or gathered, not both");

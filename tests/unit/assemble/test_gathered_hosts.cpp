@@ -43,7 +43,7 @@ TEST_CASE("gathered hosts assemble as their exports do", "[assemble][gathered]")
         INFO(name);
         ClusterSources files;
         files.hosts = {test::real_cluster_dir(name) + "/hwloc"};
-        files.ibnetdiscover = test::real_cluster_dir(name) + "/ib-subnet-0.txt";
+        files.ibnetdiscover = {test::real_cluster_dir(name) + "/ib-subnet-0.txt"};
         const Assembly from_files = assemble_from_files(files, {});
         const GatheredHosts g = gathered_from(load_host_exports(files.hosts));
         // Fewer types than trees when exports of hosts outside the fabric are left out.
@@ -57,6 +57,9 @@ TEST_CASE("gathered hosts assemble as their exports do", "[assemble][gathered]")
         REQUIRE(from_memory.issues.size() == from_files.issues.size());
         for (std::size_t i = 0; i < from_files.issues.size(); ++i)
             CHECK(from_memory.issues[i].summary() == from_files.issues[i].summary());
+        REQUIRE(from_memory.notes.size() == from_files.notes.size());
+        for (std::size_t i = 0; i < from_files.notes.size(); ++i)
+            CHECK(from_memory.notes[i].summary() == from_files.notes[i].summary());
         // Flat, as --hosts-only.
         AssembleOptions flat;
         flat.hosts_only = true;

@@ -54,7 +54,10 @@ struct AssemblyIssue {
 
 struct Assembly {
     Cluster cluster;
-    std::vector<AssemblyIssue> issues;        // empty when everything matched
+    std::vector<AssemblyIssue> issues; // empty when everything matched
+    // Worth knowing, not a mismatch: the switches' own adapters (SHARP
+    // aggregation nodes) the fabric left out of the hosts.
+    std::vector<AssemblyIssue> notes;
     std::vector<std::string> defaulted_hosts; // fabric hosts given options.default_machine
 };
 
@@ -93,15 +96,19 @@ struct GatheredHosts {
 // Where a real cluster's description comes from.
 struct ClusterSources {
     std::vector<std::string> hosts; // hwloc exports: files and directories
-    std::string ibnetdiscover;      // ibnetdiscover output, or empty
+    // ibnetdiscover outputs, one per InfiniBand subnet (merge_fabrics), or none
+    std::vector<std::string> ibnetdiscover;
     std::string slurm;              // Slurm topology.conf / topology.yaml, or empty
+    std::string node_name_map = {}; // ibnetdiscover's node-name map, or empty
     // Hosts already gathered, in place of (never with) `hosts`; not owned.
     const GatheredHosts* gathered = nullptr;
 };
 
-// Reads the sources and assembles them; at most one fabric (UsageError).
-// Unnamed (AssembleOptions::name empty), the cluster is named after the
-// fabric's file stem, else after the first `hosts` path's.
+// Reads the sources and assembles them: one fabric, Slurm's or the
+// ibnetdiscover dumps merged (else UsageError); the node-name map names
+// the nodes of every dump (UsageError without a dump). Unnamed
+// (AssembleOptions::name empty), the cluster is named after the fabric's
+// file stem, else after the first `hosts` path's.
 Assembly assemble_from_files(const ClusterSources& sources, const AssembleOptions& options);
 
 // Throws UsageError for contradictory requests (no fabric without
