@@ -125,6 +125,26 @@ fabric)
     grep -q '<nettopo [^>]*name="topology"' slurm.xml || fail "fabric: not named after it"
     warning=$(grep 'warning' slurm-hosts.err)
     grep -qF "$warning" slurm.err || fail "fabric: the warning of --hosts ($warning) is not in: $(cat slurm.err)"
+    # A real InfiniBand dump (plafrim's): three ranks as three of its hosts,
+    # the others of the fabric left out and said so, as with --hosts.
+    rm -rf exports
+    HOST_OF_RANK=(bonobo001 mirage001 bonobo002)
+    ENV_OF_RANK=("" "HWLOC_XMLFILE=$real1" "")
+    ib="$shared/clusters/plafrim/ib-subnet-0.txt"
+    run_ranks 3 --ibnetdiscover "$ib" -o ib.xml 2>ib.err
+    export_of bonobo001 this.xml
+    export_of mirage001 "$real1"
+    export_of bonobo002 this.xml
+    "$discover" --hosts exports/* --ibnetdiscover "$ib" -o ib-hosts.xml 2>ib-hosts.err
+    same_archive "3 ranks on plafrim's InfiniBand fabric" ib.xml ib-hosts.xml
+    grep -q '<machines count="3">' ib.xml || fail "plafrim: not 3 machines"
+    [[ $(grep -c warning ib.err) == $(grep -c warning ib-hosts.err) ]] ||
+        fail "plafrim: warnings differ: $(cat ib.err)"
+    HOST_OF_RANK=()
+    ENV_OF_RANK=("" "HWLOC_XMLFILE=$real1" "" "HWLOC_XMLFILE=$real2" "")
+    for r in 0 2 4; do export_of "node$r" this.xml; done
+    export_of node1 "$real1"
+    export_of node3 "$real2"
     # --check works on the gathered hosts as on the exports.
     status=0
     run_ranks 4 --slurm topology.conf --check -q >check.txt || status=$?
