@@ -9,7 +9,8 @@
 #
 # Usage: mpi_gather.sh BIN_DIR PROJECT_ROOT CASE
 #   CASE: ranks (1, 2, 4 ranks, --hosts-only), dedup (ranks sharing a host,
-#   hosts sharing a tree), fabric (a Slurm topology.conf), failures (a rank
+#   hosts sharing a tree), fabric (a Slurm topology.conf; plafrim's real
+#   InfiniBand dump with three ranks as three of its hosts), failures (a rank
 #   that fails, a rank killed, usage errors: exit codes, messages, no archive)
 set -euo pipefail
 [[ $# -eq 3 ]] || { echo "usage: $0 BIN_DIR PROJECT_ROOT CASE" >&2; exit 2; }
