@@ -54,7 +54,7 @@ _nettopo_discover() {
         done
     fi
     COMPREPLY=($(compgen -W "-i --input -o --output --show --summary --node-level --name
-        --allow-disconnected -q --quiet --hosts --ibnetdiscover --node-name-map --slurm --hosts-only
+        --allow-disconnected -q --quiet --hosts --ibnetdiscover --node-name-map --slurm --hosts-only --mpi
         --default-machine --latency --strict --check --json --expect --help --version" -- "$cur"))
 }
 

@@ -7,6 +7,7 @@
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo-discover/check_printer.hpp"
+#include "nettopo-discover/mpi_gather.hpp"
 #include "nettopo/assemble/assemble.hpp"
 #include "nettopo/assemble/check_report.hpp"
 #include "nettopo/formats/archive.hpp"
@@ -14,6 +15,7 @@
 #include "nettopo/model/progress.hpp"
 #include "nettopo/query/summary.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/parse.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -35,11 +37,25 @@ struct Options {
     std::string default_machine;
     std::vector<std::string> latencies;
     bool hosts_only = false, strict = false, check = false, json = false, output_given = false;
+    bool mpi = false; // the hosts are the ranks of an MPI job (mpi_gather.hpp)
     bool assembling() const {
         return !sources.hosts.empty() || !sources.ibnetdiscover.empty() || !sources.slurm.empty() ||
-               hosts_only;
+               hosts_only || mpi;
     }
 };
+
+// --mpi gathers the hosts: no other source of hosts, and a fabric or
+// --hosts-only as with --hosts. Unnamed, a flat cluster is named after -o
+// (the hosts have no common file to be named after).
+void check_mpi_usage(Options& o) {
+    if (!o.input.empty() || !o.sources.hosts.empty())
+        throw nettopo::UsageError("--mpi gathers the hosts' topologies: no -i or --hosts with it");
+    if (o.sources.ibnetdiscover.empty() && o.sources.slurm.empty() && !o.hosts_only)
+        throw nettopo::UsageError("--mpi: give a fabric (--ibnetdiscover or --slurm), or "
+                                  "--hosts-only for hosts on one flat network");
+    if (o.name.empty() && o.hosts_only)
+        o.name = o.output == "-" ? "cluster" : nettopo::file_stem(o.output);
+}
 
 // Joins --hosts with a fabric; warnings are summarised on stderr.
 nettopo::Assembly assemble(const Options& o, bool for_check) {
@@ -212,6 +228,9 @@ int main(int argc, char** argv) {
     app.add_option("--slurm", o.sources.slurm,
                    "Fabric from Slurm's topology.conf or topology.yaml");
     app.add_flag("--hosts-only", o.hosts_only, "No fabric: the --hosts on one flat switch");
+    app.add_flag("--mpi", o.mpi,
+                 "The hosts are this MPI job's ranks (one per host): each discovers its own "
+                 "machine, rank 0 assembles and writes");
     app.add_option("--default-machine", o.default_machine,
                    "hwloc synthetic description for fabric hosts without an hwloc export "
                    "(otherwise they are left out and reported)");
@@ -238,5 +257,12 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return nettopo::report_usage_error("nettopo-discover", e.what());
     }
+    if (o.mpi)
+        return nettopo::discover_over_mpi({"nettopo-discover", [&] { check_mpi_usage(o); },
+                                           [&](const nettopo::GatheredHosts& hosts) {
+                                               o.sources.gathered = &hosts;
+                                               return discover(o);
+                                           },
+                                           o.quiet});
     return nettopo::run_guarded("nettopo-discover", [&] { return discover(o); });
 }
