@@ -208,7 +208,8 @@ void bind_structure(py::class_<Topology>& c) {
             },
             py::arg("a"), py::arg("b"),
             "Deepest object containing both PEs, as Ancestor(machine, type, logical_index, "
-            "depth); None for PEs of two machines.");
+            "depth), numbered as hwloc numbers levels (depth: of its level, 0 the Machine); "
+            "None for PEs of two machines.");
 }
 
 // One-off network queries search like nettopo-query (no index); the engine
