@@ -28,6 +28,21 @@ void add_cores(MachineTree::Builder& b, ObjectId parent, int cores) {
     for (int c = 0; c < cores; ++c) b.add(ObjectType::PU, b.add(ObjectType::Core, parent));
 }
 
+// A Machine (with a NUMA node if `at_root`) over packages of two one-PU
+// cores, each with a NUMA node where `on_package` says so.
+MachineTree packages_with_memory(bool at_root, const std::vector<bool>& on_package) {
+    MachineTree::Builder b;
+    const ObjectId root = b.add(ObjectType::Machine, ObjectId());
+    std::uint32_t os = 0;
+    if (at_root) b.add_memory(ObjectType::NUMANode, root, os++, 64 * gib);
+    for (const bool memory : on_package) {
+        const ObjectId pack = b.add(ObjectType::Package, root);
+        if (memory) b.add_memory(ObjectType::NUMANode, pack, os++, 16 * gib);
+        add_cores(b, pack, 2);
+    }
+    return std::move(b).finish();
+}
+
 std::vector<std::uint32_t> node_of_each_pu(const MachineType& t) {
     std::vector<std::uint32_t> v;
     for (std::uint32_t p = 0; p < t.num_pus(); ++p) v.push_back(t.node_of_pu(p));
@@ -75,17 +90,10 @@ TEST_CASE("NUMA nodes: NUMA nodes of one locality make one node", "[numa]") {
 TEST_CASE("NUMA nodes: a PU local to nested localities goes to the smallest", "[numa]") {
     // Memory at the Machine and at the second package: the first package's
     // PUs are local to the Machine's NUMA node only.
-    MachineTree::Builder b;
-    const ObjectId root = b.add(ObjectType::Machine, ObjectId());
-    b.add_memory(ObjectType::NUMANode, root, 0, 64 * gib);
-    add_cores(b, b.add(ObjectType::Package, root), 2);
-    const ObjectId second = b.add(ObjectType::Package, root);
-    b.add_memory(ObjectType::NUMANode, second, 1, 16 * gib);
-    add_cores(b, second, 2);
-    const MachineType t = numa_type(std::move(b).finish());
+    const MachineType t = numa_type(packages_with_memory(true, {false, true}));
     REQUIRE(t.num_nodes() == 2);
     CHECK(t.node_object(0) == ObjectId(0));
-    CHECK(t.node_object(1) == second);
+    CHECK(t.tree().object(t.node_object(1)).type == ObjectType::Package);
     CHECK(node_of_each_pu(t) == std::vector<std::uint32_t>{0, 0, 1, 1});
     CHECK(t.pus_outside_node_level() == 0);
 }
@@ -94,34 +102,18 @@ TEST_CASE("NUMA nodes: a locality left in two pieces is refused, with the NUMA n
           "[numa]") {
     // Memory at the Machine and at the middle package of three: the Machine's
     // own PUs would be PUs 0-1 and 4-5, not one range.
-    MachineTree::Builder b;
-    const ObjectId root = b.add(ObjectType::Machine, ObjectId());
-    b.add_memory(ObjectType::NUMANode, root, 0, 64 * gib);
-    add_cores(b, b.add(ObjectType::Package, root), 2);
-    const ObjectId middle = b.add(ObjectType::Package, root);
-    b.add_memory(ObjectType::NUMANode, middle, 1, 16 * gib);
-    add_cores(b, middle, 2);
-    add_cores(b, b.add(ObjectType::Package, root), 2);
-    MachineTree tree = std::move(b).finish();
-    const MachineTree copy = tree;
-    CHECK_THROWS_WITH(numa_type(std::move(tree)), Contains("NUMA node L#1 (Machine L#0)") &&
-                                                      Contains("not one range") &&
-                                                      Contains("PU 4 is apart"));
+    const MachineTree tree = packages_with_memory(true, {false, true, false});
+    CHECK_THROWS_WITH(numa_type(tree), Contains("NUMA node L#1 (Machine L#0)") &&
+                                           Contains("not one range") && Contains("PU 4 is apart"));
     // Other node levels of the same tree are fine.
-    const MachineType packages("test", copy, NodeLevel{ObjectType::Package},
+    const MachineType packages("test", tree, NodeLevel{ObjectType::Package},
                                LevelLatencies::defaults());
     CHECK(packages.num_nodes() == 3);
 }
 
 TEST_CASE("NUMA nodes: PUs local to no NUMA node are nodes by core, and counted", "[numa]") {
     // As 16amd64-8n2c-cpusets.xml, whose first package's memory is offline.
-    MachineTree::Builder b;
-    const ObjectId root = b.add(ObjectType::Machine, ObjectId());
-    add_cores(b, b.add(ObjectType::Package, root), 2);
-    const ObjectId second = b.add(ObjectType::Package, root);
-    b.add_memory(ObjectType::NUMANode, second, 1, 16 * gib);
-    add_cores(b, second, 2);
-    const MachineType t = numa_type(std::move(b).finish());
+    const MachineType t = numa_type(packages_with_memory(false, {false, true}));
     CHECK(node_of_each_pu(t) == std::vector<std::uint32_t>{0, 1, 2, 2});
     CHECK(t.pus_outside_node_level() == 2);
 }
