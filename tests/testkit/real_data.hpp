@@ -13,15 +13,12 @@ namespace nettopo::test {
 
 // Exports of the shared hwloc-xml directory that nettopo still gets wrong,
 // each with the open issue that fixes it: an export restricted to a job's
-// cpuset (refused as inconsistent) and a hybrid CPU whose logical indexes
-// nettopo numbers per branch instead of per level. real_xmls() leaves them
-// out; "real data: the exports of open issues still fail as reported"
-// (test_hwloc_import.cpp) fails once they load right, so this list cannot
-// go stale: remove a file from it with the fix.
+// cpuset (refused as inconsistent). real_xmls() leaves them out; "real data: the exports of open
+// issues still fail as reported" (test_hwloc_import.cpp) fails once they load right, so this list
+// cannot go stale: remove a file from it with the fix.
 inline const std::vector<std::string>& xmls_of_open_issues() {
     static const std::vector<std::string> names = {
-        "Intel-ArrowLake-CoreUltra5-225U.v3as2.xml", // issue 13: logical indexes per level
-        "hagrid-restricted.xml",                     // issue 13: exports made inside a job
+        "hagrid-restricted.xml", // issue 13: exports made inside a job
     };
     return names;
 }
@@ -56,7 +53,7 @@ inline bool have_real_cluster(const std::string& name) {
 inline Assembly assemble_real_cluster(const std::string& name, AssembleOptions options = {}) {
     ClusterSources s;
     s.hosts = {real_cluster_dir(name) + "/hwloc"};
-    s.ibnetdiscover = real_cluster_dir(name) + "/ib-subnet-0.txt";
+    s.ibnetdiscover = {real_cluster_dir(name) + "/ib-subnet-0.txt"};
     return assemble_from_files(s, options);
 }
 

@@ -108,7 +108,10 @@ Topology make_topology() {
     hwloc_topology_t t = nullptr;
     if (hwloc_topology_init(&t) != 0) throw Error("hwloc_topology_init failed");
     // lstopo shows instruction caches; hwloc's library default hides them.
+    // hwloc 2.9's icache call stops before L3i (`i < HWLOC_OBJ_L3ICACHE`):
+    // name that one too.
     hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL);
+    hwloc_topology_set_type_filter(t, HWLOC_OBJ_L3ICACHE, HWLOC_TYPE_FILTER_KEEP_ALL);
     return Topology(t);
 }
 
