@@ -187,6 +187,15 @@ void bind_structure(py::class_<Topology>& c) {
             py::arg("name"),
             "Machines and switches adjacent to a machine or switch: [(name, latency_ns)].")
         .def(
+            "forwards",
+            [](const Topology& t, const std::string& vertex) {
+                const Cluster& k = t.cluster();
+                return k.network().forwards(k.require_vertex(vertex));
+            },
+            py::arg("name"),
+            "Whether paths may pass through a machine or switch: switches always; machines "
+            "unless they are end hosts (hosts of a real fabric do not forward traffic).")
+        .def(
             "proximity",
             [](const Topology& t, std::int64_t a, std::int64_t b) {
                 const Cluster& k = t.cluster();

@@ -280,6 +280,8 @@ class FatTree(ToolComparison, unittest.TestCase):
                          nettopo.Ancestor(machine="node01", type="L3", logical_index=0, depth=2))
         self.assertIsNone(t.common_ancestor(0, 100))
         self.assertEqual(t.neighbors("node01"), [("leaf0", 150.0)])
+        self.assertTrue(t.forwards("node01"))  # a description's machines forward by default
+        self.assertTrue(t.forwards("leaf0"))
         self.assertEqual(t.source, str(FATTREE))
         self.assertIn("dense table", t.build_index())
 
@@ -316,6 +318,10 @@ class Plafrim(ToolComparison, unittest.TestCase):
     def tearDownClass(cls):
         super().tearDownClass()
         cls.archive_dir.cleanup()
+
+    def test_hosts_do_not_forward(self):
+        self.assertFalse(any(self.t.forwards(m) for m in self.t.machines))
+        self.assertTrue(self.t.forwards("S-0008f10500108500"))
 
     def test_is_heterogeneous(self):
         self.assertEqual(self.t.name, "plafrim")

@@ -53,7 +53,8 @@ bool is_data_cache(T t) {
 std::string ClusterSpec::description() const {
     std::string s = "name random\n";
     for (std::size_t m = 0; m < machines.size(); ++m)
-        s += fmt::format("machine m{} {}{}\n", m, machines[m].description, machines[m].options);
+        s += fmt::format("machine m{} {}{}{}\n", m, machines[m].description, machines[m].options,
+                         machines[m].forwards ? "" : " forwards=no");
     for (std::uint32_t i = 0; i < switches; ++i) s += fmt::format("switch s{}\n", i);
     auto name = [&](std::uint32_t v) {
         return v < machines.size() ? fmt::format("m{}", v)
@@ -93,6 +94,8 @@ ClusterSpec random_cluster(std::mt19937_64& rng, const RandomOptions& o) {
                 ms.options += fmt::format(" lat.{}={}", to_string(l.type), v);
             }
         }
+        if (o.end_host_share > 0)
+            ms.forwards = std::uniform_real_distribution<double>(0, 1)(rng) >= o.end_host_share;
         spec.machines.push_back(std::move(ms));
     }
     // Decimal latencies down to the picosecond (0.001 ns), zero included:
@@ -147,13 +150,15 @@ Oracle::Oracle(const ClusterSpec& spec) : spec_(spec), n_(spec.vertices()) {
         ps[l.a * n_ + l.b] = ps[l.b * n_ + l.a] = std::min(ps[l.a * n_ + l.b], w);
         hops_[l.a * n_ + l.b] = hops_[l.b * n_ + l.a] = 1;
     }
-    for (std::uint32_t k = 0; k < n_; ++k)
+    for (std::uint32_t k = 0; k < n_; ++k) {
+        if (k < spec.machines.size() && !spec.machines[k].forwards) continue; // never in between
         for (std::uint32_t i = 0; i < n_; ++i)
             for (std::uint32_t j = 0; j < n_; ++j) {
                 ps[i * n_ + j] = std::min(ps[i * n_ + j], ps[i * n_ + k] + ps[k * n_ + j]);
                 hops_[i * n_ + j] =
                     std::min(hops_[i * n_ + j], hops_[i * n_ + k] + hops_[k * n_ + j]);
             }
+    }
     lat_.resize(ps.size());
     for (std::size_t i = 0; i < ps.size(); ++i)
         lat_[i] = ps[i] == none ? inf : static_cast<double>(ps[i]) / 1000.0;

@@ -27,7 +27,8 @@ struct MachineSpec {
     std::vector<Level> levels; // below the Machine root
     std::optional<ObjectType> node_request;
     LevelLatencies latencies = LevelLatencies::defaults();
-    std::string options; // the description's node=/lat. options
+    std::string options;  // the description's node=/lat. options
+    bool forwards = true; // false: an end host, written "forwards=no"
 };
 
 struct LinkSpec {
@@ -54,6 +55,9 @@ struct RandomOptions {
     std::uint32_t max_switches = 8;
     double extra_link_ratio = 0.6; // extra links on top of a spanning tree, per vertex
     bool allow_disconnected = false;
+    // Share of machines that do not forward (0: every machine forwards, and
+    // no random number is drawn for it, so older seeds give older clusters).
+    double end_host_share = 0;
 };
 
 ClusterSpec random_cluster(std::mt19937_64& rng, const RandomOptions& options = {});
@@ -61,7 +65,10 @@ ClusterSpec random_cluster(std::mt19937_64& rng, const RandomOptions& options = 
 // The cluster the library builds from the specification's description.
 Cluster build_cluster(const ClusterSpec& spec, bool allow_disconnected = false);
 
-// Answers computed from the specification only.
+// Answers computed from the specification only. Network distances come from
+// Floyd–Warshall whose intermediate vertices are only those that forward
+// (switches, and machines not marked as end hosts): the shortest paths that
+// pass through no end host.
 class Oracle {
 public:
     explicit Oracle(const ClusterSpec& spec);

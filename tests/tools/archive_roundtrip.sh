@@ -23,6 +23,7 @@ inputs=(
     tests/golden/inputs/fattree.topo
     tests/golden/inputs/star40.topo
     tests/golden/inputs/options.topo
+    tests/golden/inputs/end-hosts.topo
     ../shared/data/hwloc-xml/16amd64-4distances.xml
 )
 schema=share/schema/nettopo-archive.xsd

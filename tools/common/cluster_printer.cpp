@@ -83,8 +83,10 @@ void write_show(const Cluster& c, std::ostream& out, const ShowOptions& options)
         const std::string pe_text =
             pes.count == 1 ? fmt::format("PE {}", pes.first)
                            : fmt::format("PEs {}-{}", pes.first, pes.first + pes.count - 1);
-        out << fmt::format("  Machine {} (type {}, {}): {}\n", c.machine_name(MachineId(m)),
-                           c.type_of(MachineId(m)).value, pe_text,
+        // An end host carries no traffic: paths start or end there only.
+        const bool end_host = !c.network().forwards(c.vertex(MachineId(m)));
+        out << fmt::format("  Machine {} (type {}, {}{}): {}\n", c.machine_name(MachineId(m)),
+                           c.type_of(MachineId(m)).value, pe_text, end_host ? ", end host" : "",
                            neighbours_text(c, c.vertex(MachineId(m)), ports));
     }
     if (c.num_machines() > limit)
@@ -103,18 +105,21 @@ void write_show(const Cluster& c, std::ostream& out, const ShowOptions& options)
 void write_summary_text(const ClusterSummary& s, std::ostream& out) {
     out << fmt::format("name:          {}\n", s.name);
     out << fmt::format("PEs:           {}\n", s.pes);
-    out << fmt::format("machines:      {}\n", s.machines);
+    out << fmt::format("machines:      {}{}\n", s.machines,
+                       s.end_hosts ? fmt::format(" (end hosts: {})", s.end_hosts) : "");
     out << fmt::format("nodes:         {}\n", s.nodes);
     out << fmt::format("switches:      {}\n", s.switches);
     out << fmt::format("links:         {}\n", s.links);
     out << fmt::format("components:    {}\n", s.components);
     out << fmt::format("degree:        {}..{}\n", s.min_degree, s.max_degree);
     if (s.diameter_hops)
-        out << fmt::format("diameter:      {}{} between machines{}{}\n",
-                           s.diameter_exact ? "" : ">= ", counted(*s.diameter_hops, "hop"),
-                           s.components > 1 ? " (the largest inside one component)" : "",
-                           s.diameter_exact ? ""
-                                            : " (a lower bound: too large for the exact value)");
+        out << fmt::format(
+            "diameter:      {}{} between machines{}{}\n",
+            s.diameter_exact ? "" : ">= ", counted(*s.diameter_hops, "hop"),
+            s.components > 1               ? " (the largest inside one component)"
+            : !s.machines_reach_each_other ? " (the largest between machines that reach each other)"
+                                           : "",
+            s.diameter_exact ? "" : " (a lower bound: too large for the exact value)");
     out << fmt::format("machine types: {}\n", s.machine_types.size());
     for (std::size_t i = 0; i < s.machine_types.size(); ++i) {
         const auto& t = s.machine_types[i];
@@ -129,6 +134,7 @@ void write_summary_json(const ClusterSummary& s, std::ostream& out) {
     j.begin_object();
     j.key("summary").begin_object();
     j.field("name", s.name).field("pes", s.pes).field("machines", s.machines);
+    j.field("end_hosts", s.end_hosts);
     j.field("nodes", s.nodes).field("switches", s.switches).field("links", s.links);
     j.field("components", s.components).field("min_degree", s.min_degree);
     j.field("max_degree", s.max_degree).field("diameter_hops", s.diameter_hops);

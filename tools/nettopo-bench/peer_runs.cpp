@@ -3,10 +3,16 @@
 // Boost.Graph has no single-pair call; the usual idiom stops its Dijkstra
 // and BFS from a visitor when the target is reached (an exception), so each
 // peer query costs what a single-pair search costs there.
+//
+// Forwarding: the Boost graph is directed, one arc each way per link, and a
+// machine that does not forward keeps its in-arcs while its out-arcs leave
+// from a twin vertex where searches from it start; so Boost's searches
+// pass through it never, exactly as nettopo's.
 #include "nettopo-bench/bench_util.hpp"
 #include "nettopo/query/network_search.hpp"
 
 #include <fmt/format.h>
+#include <optional>
 
 #ifdef NETTOPO_HAVE_BOOST_GRAPH
 #include <boost/graph/adjacency_list.hpp>
@@ -19,9 +25,8 @@ namespace nettopo::bench {
 #ifdef NETTOPO_HAVE_BOOST_GRAPH
 namespace {
 
-using Graph =
-    boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property,
-                          boost::property<boost::edge_weight_t, std::int64_t>>;
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS, boost::no_property,
+                                    boost::property<boost::edge_weight_t, std::int64_t>>;
 using Vertex = boost::graph_traits<Graph>::vertex_descriptor;
 
 struct Reached {};
@@ -46,11 +51,20 @@ struct BfsToTarget : boost::default_bfs_visitor {
     }
 };
 
-Graph to_boost(const Network& net) {
-    Graph g(net.num_vertices());
-    for (const Link& l : net.links())
-        boost::add_edge(l.a.value, l.b.value, to_picoseconds(l.latency_ns), g);
-    return g;
+// start[v]: where a search from v starts (v, or its twin when v does not
+// forward). Built in place: copying a directed adjacency_list trips GCC's
+// maybe-uninitialized inside Boost.
+void to_boost(const Network& net, std::optional<Graph>& g, std::vector<Vertex>& start) {
+    const std::uint32_t n = net.num_vertices();
+    start.resize(n);
+    Vertex twins = n;
+    for (std::uint32_t v = 0; v < n; ++v) start[v] = net.forwards(VertexId(v)) ? v : twins++;
+    g.emplace(twins);
+    for (const Link& l : net.links()) {
+        const std::int64_t ps = to_picoseconds(l.latency_ns);
+        boost::add_edge(start[l.a.value], l.b.value, ps, *g);
+        boost::add_edge(start[l.b.value], l.a.value, ps, *g);
+    }
 }
 
 } // namespace
@@ -75,19 +89,22 @@ std::vector<Measurement> run_peer(const Input& in, const RunOptions& o) {
     }
     build.note = index->description();
     Measurement graph = start(in, "peer: graph build (Boost.Graph)", 1, "adjacency_list");
-    Graph g;
+    std::optional<Graph> graph_storage;
+    std::vector<Vertex> from;
     for (std::uint32_t r = 0; r < o.repetitions; ++r) {
         const auto t = Clock::now();
-        g = to_boost(c.network());
+        to_boost(c.network(), graph_storage, from);
         graph.ns_per_item.push_back(elapsed_ns(t));
     }
+    const Graph& g = *graph_storage;
 
     const auto count =
         static_cast<std::uint32_t>(affordable_searches(n, 20'000'000, 10, o.queries));
     const auto pairs = random_pairs(c.num_machines(), count, o.seed + 2);
-    std::vector<std::int64_t> dist(n), bgl_ps(pairs.size()), idx_ps(pairs.size());
-    std::vector<Vertex> pred(n);
-    std::vector<std::uint32_t> hops(n), bgl_hops(pairs.size()), idx_hops(pairs.size());
+    const std::size_t boost_n = boost::num_vertices(g);
+    std::vector<std::int64_t> dist(boost_n), bgl_ps(pairs.size()), idx_ps(pairs.size());
+    std::vector<Vertex> pred(boost_n);
+    std::vector<std::uint32_t> hops(boost_n), bgl_hops(pairs.size()), idx_hops(pairs.size());
 
     const auto timed = [&](std::string name, std::string note, auto&& query) {
         Measurement m = start(in, std::move(name), pairs.size(), std::move(note));
@@ -105,7 +122,7 @@ std::vector<Measurement> run_peer(const Input& in, const RunOptions& o) {
           [&](std::size_t i, std::uint32_t a, std::uint32_t b) {
               dist[b] = std::numeric_limits<std::int64_t>::max();
               try {
-                  boost::dijkstra_shortest_paths(g, a,
+                  boost::dijkstra_shortest_paths(g, from[a],
                                                  boost::distance_map(dist.data())
                                                      .predecessor_map(pred.data())
                                                      .visitor(StopAtTarget(b)));
@@ -117,10 +134,11 @@ std::vector<Measurement> run_peer(const Input& in, const RunOptions& o) {
           });
     timed("peer: BFS (Boost.Graph)", "per call, single pair: stops at the target",
           [&](std::size_t i, std::uint32_t a, std::uint32_t b) {
-              hops[a] = 0;
+              hops[from[a]] = 0;
               hops[b] = DistanceIndex::unreachable_hops;
               try {
-                  boost::breadth_first_search(g, a, boost::visitor(BfsToTarget(b, hops.data())));
+                  boost::breadth_first_search(g, from[a],
+                                              boost::visitor(BfsToTarget(b, hops.data())));
               } catch (const Reached&) {
               }
               bgl_hops[i] = hops[b];

@@ -165,7 +165,9 @@ private:
                         mc.description, *mc.tree, o_.node_level, LevelLatencies::defaults()));
                 shared->second = it->second;
             }
-            builder.add_machine(mc.name, shared->second);
+            // Hosts of a real fabric (InfiniBand, Ethernet under Slurm, the
+            // flat star of hosts only) carry no traffic for others.
+            builder.set_forwards(builder.add_machine(mc.name, shared->second), false);
             if (mc.fabric_node != none) machine_of_node[mc.fabric_node] = m;
         }
         const LinkClass host = LinkClass::HostSwitch, sw = LinkClass::SwitchSwitch;

@@ -12,6 +12,12 @@ CheckReport check_assembly(const Assembly& assembly, bool allow_disconnected) {
         r.problems.push_back(fmt::format("the network has {} connected components; hosts in "
                                          "different ones cannot reach each other",
                                          r.summary.components));
+    else if (!r.summary.machines_reach_each_other && !allow_disconnected)
+        if (const auto pair = unreachable_machines(assembly.cluster.network()))
+            r.problems.push_back(fmt::format(
+                "'{}' cannot reach '{}': every path between them passes through a host, and "
+                "hosts do not forward traffic",
+                assembly.cluster.vertex_name(pair->a), assembly.cluster.vertex_name(pair->b)));
     return r;
 }
 

@@ -47,7 +47,7 @@ public:
             }
         }
         read_types(child(root, "types"), builder);
-        read_machines(child(root, "machines"), builder);
+        read_machines(child(root, "machines"), builder, version);
         read_switches(child(root, "switches"), builder);
         read_links(child(root, "links"), builder, version);
         try {
@@ -232,7 +232,24 @@ private:
         return total;
     }
 
-    void read_machines(pugi::xml_node machines, ClusterBuilder& builder) {
+    // forwards="yes|no" (version 3; absent: yes). An older version cannot
+    // hold it: an archive that says version 2 is read by nettopos that would
+    // take its end hosts for routers.
+    bool forwards(pugi::xml_node e, std::uint64_t version) const {
+        const pugi::xml_attribute a = e.attribute("forwards");
+        if (!a) return true;
+        if (version < 3)
+            fail(e, fmt::format("attribute forwards=\"{}\" needs archive format version 3 (this "
+                                "archive says version {})",
+                                a.value(), version));
+        const std::string_view v = a.value();
+        if (v != "yes" && v != "no")
+            fail(e, fmt::format("attribute forwards=\"{}\" of <{}> is neither \"yes\" nor \"no\"",
+                                v, e.name()));
+        return v == "yes";
+    }
+
+    void read_machines(pugi::xml_node machines, ClusterBuilder& builder, std::uint64_t version) {
         // Runs are expanded name by name: refuse first what would overflow
         // 32-bit PE ids, rather than after billions of names.
         std::uint64_t pes = 0;
@@ -250,8 +267,10 @@ private:
             [&](pugi::xml_node e, std::string_view name) {
                 if (num_types_ == 0) fail(e, "no <type> is declared");
                 const auto t = number(e, "type", num_types_ - 1);
+                const bool forwarding = forwards(e, version);
                 try {
-                    builder.add_machine(name, type_ids_[t]);
+                    const MachineId m = builder.add_machine(name, type_ids_[t]);
+                    if (!forwarding) builder.set_forwards(m, false);
                 } catch (const InputError& err) {
                     fail(e, err.what());
                 }

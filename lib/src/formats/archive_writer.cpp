@@ -75,7 +75,9 @@ void write_archive(const Cluster& c, std::ostream& out, Progress* progress) {
     decl.append_attribute("version") = "1.0";
     decl.append_attribute("encoding") = "UTF-8";
     pugi::xml_node root = doc.append_child("nettopo");
-    root.append_attribute("version") = archive_version;
+    const bool end_hosts = !c.network().all_forward();
+    root.append_attribute("version") =
+        end_hosts ? archive_version : archive_version_without_end_hosts;
     root.append_attribute("name") = c.name().c_str();
     if (!c.family().empty()) root.append_attribute("family") = c.family().c_str();
 
@@ -83,14 +85,20 @@ void write_archive(const Cluster& c, std::ostream& out, Progress* progress) {
     types.append_attribute("count") = c.num_types();
     for (std::uint32_t t = 0; t < c.num_types(); ++t) write_type(types, c.type(TypeId(t)), t);
 
+    const auto forwards = [&](std::uint32_t i) { return c.network().forwards(VertexId(i)); };
     pugi::xml_node machines = root.append_child("machines");
     machines.append_attribute("count") = c.num_machines();
     write_names(
         machines, "machine", "machines",
         [&](std::uint32_t i) { return c.machine_name(MachineId(i)); }, c.num_machines(),
-        [&](std::uint32_t i) { return c.type_of(MachineId(i)) == c.type_of(MachineId(i - 1)); },
+        [&](std::uint32_t i) {
+            return c.type_of(MachineId(i)) == c.type_of(MachineId(i - 1)) &&
+                   forwards(i) == forwards(i - 1);
+        },
         [&](pugi::xml_node e, std::uint32_t i) {
             e.append_attribute("type") = c.type_of(MachineId(i)).value;
+            // Version 3; written only where it is not the default.
+            if (!forwards(i)) e.append_attribute("forwards") = "no";
         });
 
     pugi::xml_node switches = root.append_child("switches");

@@ -38,15 +38,15 @@ public:
             name_ = name;
         } else if (kw == "machine") {
             expect(t.size() >= 3, "expected 'machine <name> <hwloc synthetic description>'");
-            const TypeId type = machine_type(t, 2);
+            const MachineLine type = machine_type(t, 2);
             declare_machine(t[1], type);
         } else if (kw == "machines") {
             expect(t.size() >= 3,
                    "expected 'machines <prefix>[<a>-<b>] <hwloc synthetic description>'");
             const NameRange r = name_range(t[1]);
-            const TypeId type = machine_type(t, 2);
+            const MachineLine type = machine_type(t, 2);
             // Refuse before declaring billions of names, not after.
-            const std::uint64_t pes = (r.last - r.first + 1) * builder_.type(type).num_pus();
+            const std::uint64_t pes = (r.last - r.first + 1) * builder_.type(type.type).num_pus();
             if (builder_.num_pes() + pes >= max_id_count)
                 fail(fmt::format("machine range '{}' brings the cluster to {} PEs, past the "
                                  "limit of 32-bit PE ids ({})",
@@ -104,10 +104,17 @@ private:
                              it->second.line));
     }
 
+    // What a machine line gives its machines: a type, and whether they forward.
+    struct MachineLine {
+        TypeId type;
+        bool forwards = true;
+    };
+
     // The name is claimed with the index the builder is about to give it.
-    void declare_machine(std::string_view name, TypeId type) {
+    void declare_machine(std::string_view name, MachineLine line) {
         claim(name, Endpoint{false, builder_.num_machines()});
-        wrap([&] { builder_.add_machine(name, type); });
+        const MachineId m = wrap([&] { return builder_.add_machine(name, line.type); });
+        if (!line.forwards) builder_.set_forwards(m, false);
     }
 
     NameRange name_range(std::string_view s) {
@@ -140,8 +147,9 @@ private:
     }
 
     // Tokens from `from` up to the first option form the synthetic
-    // description; the options follow.
-    TypeId machine_type(const std::vector<std::string_view>& t, std::size_t from) {
+    // description; the options follow. forwards= is the machines' own, not
+    // their type's: machines that differ only there share a type.
+    MachineLine machine_type(const std::vector<std::string_view>& t, std::size_t from) {
         std::string desc;
         std::size_t i = from;
         for (; i < t.size() && !is_option(t[i]); ++i) {
@@ -152,14 +160,23 @@ private:
         NodeLevel node = options_.node_level;
         LevelLatencies lat = LevelLatencies::defaults();
         std::string key = desc + '|';
+        bool forwards = true;
         for (; i < t.size(); ++i) {
-            key += fmt::format("{}|", t[i]);
             const auto eq = t[i].find('=');
             if (eq == std::string_view::npos)
                 fail(fmt::format("unexpected '{}' after the machine options (expected "
-                                 "node=<type> or lat.<type>=<ns>)",
+                                 "node=<type>, lat.<type>=<ns> or forwards=no)",
                                  t[i]));
             const std::string_view k = t[i].substr(0, eq), v = t[i].substr(eq + 1);
+            if (k == "forwards") {
+                if (v != "yes" && v != "no")
+                    fail(fmt::format("bad value '{}' in '{}': expected forwards=no (an end host, "
+                                     "which carries no traffic) or forwards=yes",
+                                     v, t[i]));
+                forwards = v == "yes";
+                continue;
+            }
+            key += fmt::format("{}|", t[i]);
             if (k == "node") {
                 node = node_level(v);
             } else if (k.starts_with("lat.")) {
@@ -172,16 +189,16 @@ private:
                                      t[i]));
                 lat[*type] = *ns;
             } else {
-                fail(fmt::format("unknown machine option '{}' (expected node=<type> or "
-                                 "lat.<type>=<ns>)",
+                fail(fmt::format("unknown machine option '{}' (expected node=<type>, "
+                                 "lat.<type>=<ns> or forwards=no)",
                                  k));
             }
         }
-        if (auto it = types_.find(key); it != types_.end()) return it->second;
+        if (auto it = types_.find(key); it != types_.end()) return {it->second, forwards};
         MachineTree tree = wrap([&] { return tree_from_synthetic(desc, options_.hwloc_sandbox); });
         const TypeId id = builder_.add_type(MachineType(desc, std::move(tree), node, lat));
         types_.emplace(std::move(key), id);
-        return id;
+        return {id, forwards};
     }
 
     NodeLevel node_level(std::string_view v) {

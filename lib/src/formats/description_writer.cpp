@@ -194,11 +194,14 @@ void write_description(const Cluster& c, std::ostream& out, Progress* progress,
     if (!c.name().empty()) fmt::format_to(text, "name {}\n", c.name());
 
     const auto name_of = [&](std::uint32_t i) { return c.machine_name(MachineId(i)); };
+    const auto forwards = [&](std::uint32_t i) { return c.network().forwards(VertexId(i)); };
     const auto runs = detail::name_runs(name_of, c.num_machines(), [&](std::uint32_t i) {
-        return c.type_of(MachineId(i)) == c.type_of(MachineId(i - 1));
+        return c.type_of(MachineId(i)) == c.type_of(MachineId(i - 1)) &&
+               forwards(i) == forwards(i - 1);
     });
     for (const detail::NameRun& r : runs) {
-        const std::string& type = *types[c.type_of(MachineId(r.first_index)).value];
+        std::string type = *types[c.type_of(MachineId(r.first_index)).value];
+        if (!forwards(r.first_index)) type += " forwards=no";
         // The reader takes the first '[' and ']' of a range for its brackets.
         if (r.count > 1 && r.numbered && r.prefix.find_first_of("[]") == std::string::npos) {
             fmt::format_to(text, "machines {}[{:0{}}-{:0{}}] {}\n", r.prefix, r.first_number,

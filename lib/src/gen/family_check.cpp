@@ -33,6 +33,14 @@ void check_counts(const Family& family, const Cluster& cluster, Report& report) 
     same("links", family.num_links(), cluster.num_net_links());
 }
 
+// The family's machines all forward (a direct network's host is its router;
+// an indirect family's hosts are leaves, which forwarding does not concern).
+void check_forwarding(const Cluster& cluster, Report& report) {
+    if (const auto v = first_blocking_end_host(cluster.network()))
+        report.problem("machine {} does not forward traffic, but the family's machines do",
+                       cluster.vertex_name(*v));
+}
+
 void check_degrees(const Family& family, const Cluster& cluster, Report& report) {
     const Network& net = cluster.network();
     for (std::uint32_t v = 0; v < net.num_vertices(); ++v)
@@ -65,6 +73,7 @@ FamilyCheck check_family(const Family& family, const Cluster& cluster,
     check_counts(family, cluster, report);
     if (!check.ok()) return check; // degrees and hops would only repeat it
     check_degrees(family, cluster, report);
+    check_forwarding(cluster, report);
 
     const std::uint32_t machines = cluster.num_machines();
     const std::vector<std::uint32_t> sources = pick_sources(machines, options);

@@ -28,9 +28,22 @@ MachineId ClusterBuilder::add_machine(std::string_view name, TypeId type) {
     MachineId id(static_cast<std::uint32_t>(machine_types_.size()));
     if (name.empty()) throw InputError("empty machine name");
     machine_types_.push_back(type);
+    if (!machine_forwards_.empty()) machine_forwards_.push_back(1);
     machine_names_.push_back(name);
     total_pes_ = pes;
     return id;
+}
+
+void ClusterBuilder::set_forwards(MachineId m, bool forwards) {
+    if (m.value >= machine_types_.size())
+        throw InputError(fmt::format("no machine {} to set forwarding of", m.value));
+    if (forwards && machine_forwards_.empty()) return;
+    machine_forwards_.resize(machine_types_.size(), 1);
+    machine_forwards_[m.value] = forwards;
+}
+
+bool ClusterBuilder::forwards(MachineId m) const {
+    return m.value >= machine_forwards_.size() || machine_forwards_[m.value] != 0;
 }
 
 SwitchId ClusterBuilder::add_switch(std::string_view name) {
@@ -59,11 +72,18 @@ namespace {
 // Empty when connected, else why not (with two vertices that cannot meet).
 std::string disconnection(const Cluster& c) {
     const Components comp = connected_components(c.network());
-    if (comp.count <= 1) return {};
-    std::uint32_t far = 0;
-    while (comp.label[far] == 0) ++far;
-    return fmt::format("the network is not connected ({} components): '{}' cannot reach '{}'",
-                       comp.count, c.vertex_name(VertexId(0)), c.vertex_name(VertexId(far)));
+    if (comp.count > 1) {
+        std::uint32_t far = 0;
+        while (comp.label[far] == 0) ++far;
+        return fmt::format("the network is not connected ({} components): '{}' cannot reach '{}'",
+                           comp.count, c.vertex_name(VertexId(0)), c.vertex_name(VertexId(far)));
+    }
+    if (c.network().all_forward()) return {};
+    if (const auto pair = unreachable_machines(c.network()))
+        return fmt::format("the network is not connected: '{}' cannot reach '{}' (every path "
+                           "between them passes through a machine that does not forward traffic)",
+                           c.vertex_name(pair->a), c.vertex_name(pair->b));
+    return {};
 }
 
 } // namespace
@@ -136,7 +156,8 @@ Cluster ClusterBuilder::build(const BuildOptions& options) && {
     for (std::uint32_t i : declared) sorted.push_back(links[i]);
     links = std::move(sorted);
     links_.clear();
-    c.network_ = Network(num_machines, switch_names_.size(), std::move(links));
+    c.network_ =
+        Network(num_machines, switch_names_.size(), std::move(links), std::move(machine_forwards_));
     c.machine_names_ = std::move(machine_names_);
     c.switch_names_ = std::move(switch_names_);
     c.machine_names_.index();

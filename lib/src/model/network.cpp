@@ -10,8 +10,14 @@ std::int64_t to_picoseconds(double ns) {
     return std::llround(ns * 1000.0);
 }
 
-Network::Network(std::uint32_t num_machines, std::uint32_t num_switches, std::vector<Link> links)
-    : num_machines_(num_machines), num_switches_(num_switches), links_(std::move(links)) {
+Network::Network(std::uint32_t num_machines, std::uint32_t num_switches, std::vector<Link> links,
+                 std::vector<std::uint8_t> machine_forwards)
+    : num_machines_(num_machines), num_switches_(num_switches), links_(std::move(links)),
+      forwards_(std::move(machine_forwards)) {
+    // Flags missing at the end mean "forwards"; kept only when some machine does not.
+    forwards_.resize(forwards_.empty() ? 0 : num_machines, 1);
+    num_end_hosts_ = static_cast<std::uint32_t>(std::count(forwards_.begin(), forwards_.end(), 0));
+    if (num_end_hosts_ == 0) std::vector<std::uint8_t>().swap(forwards_);
     const std::uint32_t n = num_vertices();
     offsets_.assign(std::size_t{n} + 1, 0);
     for (const Link& l : links_) {
@@ -66,6 +72,93 @@ Components connected_components(const Network& net) {
         ++c.count;
     }
     return c;
+}
+
+namespace {
+
+constexpr std::uint32_t none = 0xffffffffu;
+
+// Components of the subgraph of forwarding vertices (none for the others).
+std::vector<std::uint32_t> forwarding_components(const Network& net, std::uint32_t& count) {
+    std::vector<std::uint32_t> label(net.num_vertices(), none), stack;
+    count = 0;
+    for (std::uint32_t s = 0; s < net.num_vertices(); ++s) {
+        if (label[s] != none || !net.forwards(VertexId(s))) continue;
+        label[s] = count;
+        stack.push_back(s);
+        while (!stack.empty()) {
+            const std::uint32_t v = stack.back();
+            stack.pop_back();
+            for (VertexId w : net.neighbors(VertexId(v)))
+                if (label[w.value] == none && net.forwards(w))
+                    label[w.value] = count, stack.push_back(w.value);
+        }
+        ++count;
+    }
+    return label;
+}
+
+} // namespace
+
+// A machine reaches exactly: the forwarding components it touches (its own
+// when it forwards, else those of its forwarding neighbours), every machine
+// touching one of them, and the machines cabled to it. So when one
+// forwarding component touches every machine, all reach each other; else
+// each machine's reach is marked and checked.
+std::optional<MachinePair> unreachable_machines(const Network& net) {
+    const std::uint32_t m = net.num_machines();
+    if (m < 2) return std::nullopt;
+    if (net.all_forward()) {
+        const Components c = connected_components(net);
+        for (std::uint32_t v = 1; v < m; ++v)
+            if (c.label[v] != c.label[0]) return MachinePair{VertexId(0), VertexId(v)};
+        return std::nullopt;
+    }
+    std::uint32_t count = 0;
+    const std::vector<std::uint32_t> comp = forwarding_components(net, count);
+    // touched: CSR machine -> distinct components it touches.
+    std::vector<std::uint32_t> offsets{0}, touched, last(count, none);
+    for (std::uint32_t v = 0; v < m; ++v) {
+        const auto touch = [&](std::uint32_t c) {
+            if (c != none && last[c] != v) last[c] = v, touched.push_back(c);
+        };
+        if (net.forwards(VertexId(v)))
+            touch(comp[v]);
+        else
+            for (VertexId w : net.neighbors(VertexId(v))) touch(comp[w.value]);
+        offsets.push_back(static_cast<std::uint32_t>(touched.size()));
+    }
+    // members: CSR component -> machines touching it.
+    std::vector<std::uint32_t> start(std::size_t{count} + 1, 0), members(touched.size());
+    for (std::uint32_t c : touched) ++start[c + 1];
+    for (std::uint32_t c = 0; c < count; ++c) start[c + 1] += start[c];
+    for (std::uint32_t c = 0; c < count; ++c)
+        if (start[c + 1] - start[c] == m) return std::nullopt;
+    std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+    for (std::uint32_t v = 0; v < m; ++v)
+        for (std::uint32_t i = offsets[v]; i < offsets[v + 1]; ++i) members[fill[touched[i]]++] = v;
+
+    std::vector<std::uint32_t> seen(m, none);
+    for (std::uint32_t x = 0; x < m; ++x) {
+        seen[x] = x;
+        for (std::uint32_t i = offsets[x]; i < offsets[x + 1]; ++i)
+            for (std::uint32_t j = start[touched[i]]; j < start[touched[i] + 1]; ++j)
+                seen[members[j]] = x;
+        for (VertexId w : net.neighbors(VertexId(x)))
+            if (net.is_machine(w)) seen[w.value] = x;
+        for (std::uint32_t y = x + 1; y < m; ++y)
+            if (seen[y] != x) return MachinePair{VertexId(x), VertexId(y)};
+    }
+    return std::nullopt;
+}
+
+std::optional<VertexId> first_blocking_end_host(const Network& net) {
+    if (net.all_forward()) return std::nullopt;
+    for (std::uint32_t v = 0; v < net.num_machines(); ++v) {
+        const auto n = net.neighbors(VertexId(v));
+        if (!net.forwards(VertexId(v)) && !n.empty() && n.front() != n.back()) return VertexId(v);
+    }
+    return std::nullopt;
 }
 
 } // namespace nettopo

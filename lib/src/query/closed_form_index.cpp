@@ -3,7 +3,9 @@
 // The check is O(links) time and O(links / 8) bytes: the family emits its
 // links again, each is looked up in the network's sorted adjacency and
 // ticked off; with equal counts, every emitted link found once means the two
-// link sets are equal. The latency of each class is learned on the way.
+// link sets are equal. The latency of each class is learned on the way. The
+// machines must forward as the family's do (every one that a path could pass
+// through), another O(machines).
 #include "query/closed_form_index.hpp"
 
 #include "nettopo/families/family.hpp"
@@ -105,6 +107,9 @@ make_closed_form_index(const Cluster& cluster,
     if (family->num_machines() != net.num_machines() ||
         family->num_switches() != net.num_switches() || family->num_links() != net.num_links())
         return nullptr;
+    // The formulas let paths pass through every machine: a machine that does
+    // not forward and could be passed through (several neighbours) voids them.
+    if (first_blocking_end_host(net)) return nullptr;
     LinkMatcher matcher(net);
     family->emit(matcher);
     if (!matcher.same()) return nullptr;

@@ -27,8 +27,8 @@ std::unique_ptr<DistanceIndex> build_distance_index(const Cluster& cluster,
                 cluster.family().empty()
                     ? fmt::format("'{}' has no closed form: it was not generated from a family",
                                   cluster.name())
-                    : fmt::format("'{}' has no closed form: its network is no longer the "
-                                  "'{}' it was generated as",
+                    : fmt::format("'{}' has no closed form: its network (its links, or which "
+                                  "machines forward) is no longer the '{}' it was generated as",
                                   cluster.name(), cluster.family()));
     }
     return make_general_index(cluster, options);

@@ -1,7 +1,8 @@
-// Folding degree-1 machines onto their anchor (see folded_core.hpp).
+// Folding end machines onto their anchors (see folded_core.hpp).
 #include "query/folded_core.hpp"
 
 #include "nettopo/query/network_search.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -12,11 +13,29 @@ namespace {
 
 constexpr std::uint32_t none = 0xffffffffu;
 
-// The only neighbour of v, counting parallel links once; none otherwise.
-std::uint32_t single_neighbour(const Network& net, VertexId v) {
+// A machine that no path passes through: it does not forward, or it has a
+// single neighbour (counting parallel links once), so a path entering it
+// could only go back.
+bool is_end(const Network& net, VertexId v) {
+    if (!net.is_machine(v)) return false;
+    if (!net.forwards(v)) return true;
     const auto n = net.neighbors(v);
-    if (n.empty() || n.front() != n.back()) return none; // sorted: all equal iff first == last
-    return n.front().value;
+    return !n.empty() && n.front() == n.back(); // sorted: all equal iff first == last
+}
+
+// v's neighbours that pass `keep`, each once with its fastest link (the
+// neighbours are sorted, so parallel links are side by side).
+template <class Keep, class Add>
+void fastest_links(const Network& net, VertexId v, Keep keep, Add add) {
+    const auto to = net.neighbors(v);
+    const auto lat = net.neighbor_latencies_ps(v);
+    for (std::size_t i = 0; i < to.size();) {
+        std::size_t j = i;
+        std::int64_t best = lat[i];
+        while (++j < to.size() && to[j] == to[i]) best = std::min(best, lat[j]);
+        if (keep(to[i])) add(to[i].value, best);
+        i = j;
+    }
 }
 
 } // namespace
@@ -30,23 +49,15 @@ std::size_t FoldedCore::graph_bytes() const {
 FoldedCore fold_network(const Network& net) {
     const std::uint32_t m = net.num_machines(), n = net.num_vertices();
     FoldedCore f;
-    f.machines.resize(m);
-    // anchor[v]: the vertex a machine is folded onto; none for core vertices.
-    std::vector<std::uint32_t> anchor(m, none);
-    for (std::uint32_t v = 0; v < m; ++v) {
-        const std::uint32_t u = single_neighbour(net, VertexId(v));
-        if (u == none) continue;
-        // Two machines joined only to each other: both stay (one could be
-        // folded, but then the other would have to be its own anchor).
-        if (net.is_machine(VertexId(u)) && single_neighbour(net, VertexId(u)) == v) continue;
-        anchor[v] = u;
-    }
+    std::vector<std::uint8_t> end(m, 0);
+    for (std::uint32_t v = 0; v < m; ++v) end[v] = is_end(net, VertexId(v));
     std::vector<std::uint32_t> core_id(n, none);
     std::uint32_t core_machines = 0;
     for (std::uint32_t v = 0; v < m; ++v)
-        if (anchor[v] == none) core_id[v] = core_machines++;
+        if (!end[v]) core_id[v] = core_machines++;
     for (std::uint32_t v = m; v < n; ++v) core_id[v] = core_machines + (v - m);
 
+    // The core holds only forwarding vertices: its searches test nothing.
     std::vector<Link> links;
     for (const Link& l : net.links()) {
         if (core_id[l.a.value] == none || core_id[l.b.value] == none) continue;
@@ -57,14 +68,41 @@ FoldedCore fold_network(const Network& net) {
     }
     f.core = Network(core_machines, net.num_switches(), std::move(links));
 
+    FoldedMachines& fm = f.machines;
+    fm.links.resize(m);
+    std::vector<HostLink> anchors;
+    std::vector<PeerLink> peers;
     for (std::uint32_t v = 0; v < m; ++v) {
-        if (anchor[v] == none) {
-            f.machines[v] = {core_id[v], 0, 0};
+        if (!end[v]) {
+            fm.links[v] = {core_id[v], 0, 0};
             continue;
         }
-        const auto lat = net.neighbor_latencies_ps(VertexId(v));
-        f.machines[v] = {core_id[anchor[v]], 1, *std::min_element(lat.begin(), lat.end())};
         ++f.folded;
+        anchors.clear();
+        peers.clear();
+        const auto in_core = [&](VertexId w) { return core_id[w.value] != none; };
+        fastest_links(net, VertexId(v), in_core, [&](std::uint32_t w, std::int64_t ps) {
+            anchors.push_back({core_id[w], 1, ps});
+        });
+        fastest_links(
+            net, VertexId(v), [&](VertexId w) { return !in_core(w); },
+            [&](std::uint32_t w, std::int64_t ps) {
+                peers.push_back({w, ps});
+            });
+        if (anchors.size() == 1 && peers.empty()) {
+            fm.links[v] = anchors.front();
+            continue;
+        }
+        const auto k = static_cast<std::uint32_t>(fm.anchor_offsets.size() - 1);
+        if (k >= complex_machine) // 2^31 multi-rail hosts: beyond any memory budget anyway
+            throw UsageError("the general distance index holds at most 2^31 machines with "
+                             "several anchors or direct cables");
+        fm.links[v] = {0, complex_machine | k, 0};
+        fm.anchors.insert(fm.anchors.end(), anchors.begin(), anchors.end());
+        fm.peers.insert(fm.peers.end(), peers.begin(), peers.end());
+        fm.anchor_offsets.push_back(static_cast<std::uint32_t>(fm.anchors.size()));
+        fm.peer_offsets.push_back(static_cast<std::uint32_t>(fm.peers.size()));
+        ++f.complex;
     }
 
     const std::uint32_t core_n = f.core.num_vertices();
@@ -106,9 +144,11 @@ CoreBounds core_bounds(const Network& core) {
     return b;
 }
 
-std::string describe_core(std::uint32_t num_core, std::uint32_t folded) {
-    return fmt::format("{} core vertices, {} machine{} folded", num_core, folded,
-                       folded == 1 ? "" : "s");
+std::string describe_core(std::uint32_t num_core, std::uint32_t folded, std::uint32_t complex) {
+    std::string s = fmt::format("{} core vertices, {} machine{} folded", num_core, folded,
+                                folded == 1 ? "" : "s");
+    if (complex > 0) s += fmt::format(" ({} not on a single anchor)", complex);
+    return s;
 }
 
 std::string format_bytes(std::size_t bytes) {

@@ -19,7 +19,7 @@ namespace {
                             const FoldedCore& f) {
     throw UsageError(fmt::format("{} of this cluster ({}) needs {}; the memory budget is {} ({} "
                                  "bytes): raise it or choose another kind",
-                                 what, describe_core(f.num_core(), f.folded), needs,
+                                 what, describe_core(f.num_core(), f.folded, f.complex), needs,
                                  format_bytes(budget), budget));
 }
 

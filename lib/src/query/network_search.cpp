@@ -5,6 +5,10 @@
 // strict weak ordering, and lost 3.8 % of weighted queries. Stale heap entries
 // are skipped on pop (lazy deletion). Scratch arrays carry an epoch stamp, so
 // starting a search does not clear O(V) memory.
+//
+// A machine that does not forward is reached (labelled, settled) but never
+// expanded, unless it is the source: paths start or end there, never pass
+// through. On a network where every machine forwards the test is skipped.
 #include "nettopo/query/network_search.hpp"
 
 #include <algorithm>
@@ -45,8 +49,10 @@ void NetworkSearch::restart(Mode mode, VertexId from) {
 
 // BFS labels are final when a vertex is discovered, so stop as soon as `to` is.
 void NetworkSearch::bfs_until(VertexId to) {
+    const bool all_forward = net_->all_forward();
     while (head_ < queue_.size() && !(to.valid() && seen(to.value))) {
         const std::uint32_t v = queue_[head_++];
+        if (!all_forward && !expands(v)) continue;
         for (VertexId w : net_->neighbors(VertexId(v))) {
             if (seen(w.value)) continue;
             stamp_[w.value] = epoch_;
@@ -88,6 +94,7 @@ std::optional<std::pair<VertexId, std::int64_t>> NetworkSearch::settle_next() {
     heap_.pop_back();
     done_[top.v] = 1;
     const VertexId v(top.v);
+    if (!net_->all_forward() && !expands(top.v)) return std::pair{v, top.dist};
     const auto targets = net_->neighbors(v);
     const auto weights = net_->neighbor_latencies_ps(v);
     for (std::size_t i = 0; i < targets.size(); ++i) {

@@ -36,8 +36,7 @@ public:
     RowCache(FoldedCore f, std::size_t capacity)
         : FoldedIndex(f), core_(std::move(f)), search_(core_), capacity_(capacity),
           slot_of_(core_.num_core(), no_slot) {
-        core_.machines.clear();
-        core_.machines.shrink_to_fit();
+        core_.machines = FoldedMachines();
         fixed_ = fixed_bytes(core_) + machine_bytes();
         slots_.reserve(capacity_); // slots never move: their rows are handed out by reference
     }

@@ -82,7 +82,15 @@ ClusterSummary summarize(const Cluster& c, const HopDistribution* known) {
         s.min_degree = std::min(s.min_degree, net.degree(VertexId(v)));
         s.max_degree = std::max(s.max_degree, net.degree(VertexId(v)));
     }
-    s.components = connected_components(net).count;
+    s.end_hosts = net.num_end_hosts();
+    const Components comp = connected_components(net);
+    s.components = comp.count;
+    if (net.all_forward()) {
+        for (std::uint32_t m = 1; m < net.num_machines(); ++m)
+            s.machines_reach_each_other &= comp.label[m] == comp.label[0];
+    } else {
+        s.machines_reach_each_other = !unreachable_machines(net).has_value();
+    }
 
     if (known && known->all_sources) {
         s.diameter_hops = known->pairs_at_hops.empty()

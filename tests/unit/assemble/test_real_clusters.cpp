@@ -213,6 +213,45 @@ TEST_CASE("assembly: names no hostlist can hold are listed plainly", "[real-clus
     CHECK(issue.summary() == "2 hosts left out: odd,name,b[1");
 }
 
+TEST_CASE("assembly: hosts of a fabric are end hosts, which carry no traffic", "[real-clusters]") {
+    // Two switches joined only through h, a host with an adapter on each.
+    Fabric f;
+    f.source = "fabric.txt";
+    f.nodes = {{"sw0", true, "", 1},
+               {"sw1", true, "", 2},
+               {"a1", false, "", 3},
+               {"a2", false, "", 4},
+               {"h", false, "", 5}};
+    f.links = {
+        {0, 2, 32, {}, 1, 3}, {1, 3, 32, {}, 1, 4}, {0, 4, 32, {}, 1, 5}, {1, 4, 32, {}, 1, 6}};
+    const MachineTree one = tree_from_synthetic("core:1 pu:1");
+    const std::vector<HostExport> hosts = {
+        {"a1", one, "x/a1.xml"}, {"a2", one, "x/a2.xml"}, {"h", one, "x/h.xml"}};
+    // Cabled together, but a1 reaches a2 only through h: not connected.
+    try {
+        assemble_cluster(hosts, &f, {});
+        FAIL("accepted");
+    } catch (const InputError& e) {
+        CHECK_THAT(e.what(), Contains("'a1' cannot reach 'a2'"));
+    }
+    AssembleOptions o;
+    o.build.allow_disconnected = true;
+    const Assembly a = assemble_cluster(hosts, &f, o);
+    const Network& net = a.cluster.network();
+    CHECK(net.num_end_hosts() == 3);
+    CHECK(connected_components(net).count == 1);
+    CHECK(hops(a.cluster, "h", "a2") == 2);
+    const CheckReport r = check_assembly(a, false);
+    REQUIRE(r.problems.size() == 1);
+    CHECK_THAT(r.problems[0], Contains("'a1' cannot reach 'a2'"));
+    CHECK(r.hops.unreachable_pairs == 2);
+    CHECK(check_assembly(a, true).problems.empty());
+    // The flat star of --hosts-only: end hosts too.
+    AssembleOptions flat;
+    flat.hosts_only = true;
+    CHECK(assemble_cluster(hosts, nullptr, flat).cluster.network().num_end_hosts() == 3);
+}
+
 TEST_CASE("a Quantum fabric: SHARP aggregation nodes are a note, not machines", "[real-clusters]") {
     const std::string path =
         std::string(NETTOPO_SHARED_DATA) + "/fabrics/dgx-superpod-small.ibnetdiscover";

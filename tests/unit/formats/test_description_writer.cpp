@@ -71,6 +71,11 @@ void require_same_cluster(const Cluster& x, const Cluster& y) {
         }
     for (std::uint32_t s = 0; s < x.num_switches(); ++s)
         CHECK(x.switch_name(SwitchId(s)) == y.switch_name(SwitchId(s)));
+    for (std::uint32_t m = 0; m < x.num_machines(); ++m)
+        if (x.network().forwards(VertexId(m)) != y.network().forwards(VertexId(m))) {
+            INFO("machine " << m);
+            CHECK(x.network().forwards(VertexId(m)) == y.network().forwards(VertexId(m)));
+        }
     const auto lx = x.network().links(), ly = y.network().links();
     REQUIRE(lx.size() == ly.size());
     for (std::size_t i = 0; i < lx.size(); ++i) {
@@ -200,6 +205,7 @@ TEST_CASE("description writer: 60 random clusters round-trip", "[description-wri
         INFO("cluster #" << i);
         test::RandomOptions o;
         o.allow_disconnected = i % 3 == 2;
+        o.end_host_share = i % 4 == 1 ? 0.5 : 0; // machines marked forwards=no
         const test::ClusterSpec spec = test::random_cluster(rng, o);
         INFO(spec.description());
         round_trip(parse(spec.description(), "random.topo"));

@@ -230,13 +230,16 @@ TEST_CASE("general index: folding hosts and small components", "[general-index]"
     lo.build.allow_disconnected = true;
     const Cluster c = read_description(in, "fold.topo", lo);
     const detail::FoldedCore f = detail::fold_network(c.network());
-    // Folded: m0, m1, m2, m3 (onto m4), m8, m9. In the core: m4, m5, m6, m7 + 3 switches.
-    CHECK(f.folded == 6);
-    CHECK(f.num_core() == 7);
+    // Folded: m0, m1, m2, m3 (onto m4), m8, m9, and m5 and m6, each the other's
+    // only neighbour (no anchor, one direct cable). In the core: m4, m7 + 3 switches.
+    CHECK(f.folded == 8);
+    CHECK(f.complex == 2);
+    CHECK(f.num_core() == 5);
     for (Kind k : {Kind::DenseTable, Kind::Labels, Kind::RowCache}) {
         INFO(name(k));
         const auto index = index_of(c, k);
-        CHECK_THAT(index->description(), Contains("7 core vertices, 6 machines folded"));
+        CHECK_THAT(index->description(),
+                   Contains("5 core vertices, 8 machines folded (2 not on a single anchor)"));
         check_against_search(c, *index, sources(c, 100));
         CHECK(index->latency_ps(MachineId(0), MachineId(1)) == 2250);
         CHECK(index->latency_ps(MachineId(0), MachineId(9)) == 1000);

@@ -13,9 +13,14 @@
 
 namespace nettopo {
 
-// The version written. Readers read every version from 1 up to this one.
+// The newest version. Readers read every version from 1 up to this one.
 // 2: link lines may leave out trailing fields that repeat the previous line's.
-inline constexpr int archive_version = 2;
+// 3: machines may say forwards="no" (end hosts, which carry no traffic).
+// The writer writes the oldest version that holds the cluster: 2 when every
+// machine forwards (so such archives are unchanged), else 3, which readers
+// older than it refuse instead of reading end hosts as forwarding.
+inline constexpr int archive_version = 3;
+inline constexpr int archive_version_without_end_hosts = 2;
 
 void write_archive(const Cluster& cluster, std::ostream& out, Progress* progress = nullptr);
 // Writes to a temporary file beside `path` and renames it into place, so a

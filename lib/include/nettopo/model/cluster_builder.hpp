@@ -76,6 +76,14 @@ public:
     MachineId add_machine(std::string_view name, TypeId type);
     SwitchId add_switch(std::string_view name);
 
+    // Whether machine m carries traffic between its neighbours (Network::
+    // forwards). A machine forwards unless told otherwise: set false for end
+    // hosts (InfiniBand or Ethernet hosts, hosts of an assembled fabric);
+    // machines of a direct network (the host is the router) keep true.
+    // Switches always forward.
+    void set_forwards(MachineId m, bool forwards);
+    bool forwards(MachineId m) const;
+
     // A link endpoint: a machine or a switch, by declaration index.
     struct Endpoint {
         bool is_switch = false;
@@ -90,7 +98,10 @@ public:
     std::uint32_t num_machines() const { return static_cast<std::uint32_t>(machine_types_.size()); }
 
     // Throws InputError when the result would be invalid; for a network that
-    // is not connected, with Remedy::allow_disconnected.
+    // is not connected, with Remedy::allow_disconnected. Connected means:
+    // cables join every vertex, and every machine reaches every other by a
+    // path that passes through no machine that does not forward (with every
+    // machine forwarding, the first implies the second).
     Cluster build(const BuildOptions& options = {}) &&;
 
 private:
@@ -104,6 +115,8 @@ private:
     std::vector<MachineType> types_;
     std::unordered_map<std::string, TypeId> type_by_signature_;
     std::vector<TypeId> machine_types_;
+    // Per machine, 1 unless set_forwards(m, false); empty while every machine forwards.
+    std::vector<std::uint8_t> machine_forwards_;
     std::uint64_t total_pes_ = 0;
     NameTable machine_names_;
     NameTable switch_names_;

@@ -1,11 +1,19 @@
 // The network level: an undirected weighted graph over machines and switches,
 // stored as CSR (offsets + flat neighbour, latency and link arrays). Vertex
 // ids 0..M-1 are the machines, M..M+S-1 the switches.
+//
+// What forwards: a switch always carries traffic between its neighbours; a
+// machine does or does not. A machine of a direct network (torus, mesh,
+// hypercube: the host is the router) forwards; an InfiniBand or Ethernet host
+// never carries traffic for others. A path may start or end at a machine
+// that does not forward, never pass through one. Every search and distance
+// index follows this rule (share/doc/clusters.md, "What forwards").
 #pragma once
 
 #include "nettopo/support/ids.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -37,7 +45,10 @@ public:
     Network() = default;
     // Links keep the given order (it is the archive's order). Endpoints must be
     // valid, distinct vertices; the builder checks that before.
-    Network(std::uint32_t num_machines, std::uint32_t num_switches, std::vector<Link> links);
+    // machine_forwards: one flag per machine (0: the machine does not
+    // forward), or empty when every machine forwards.
+    Network(std::uint32_t num_machines, std::uint32_t num_switches, std::vector<Link> links,
+            std::vector<std::uint8_t> machine_forwards = {});
 
     std::uint32_t num_machines() const { return num_machines_; }
     std::uint32_t num_switches() const { return num_switches_; }
@@ -46,6 +57,15 @@ public:
     std::span<const Link> links() const { return links_; }
 
     bool is_machine(VertexId v) const { return v.value < num_machines_; }
+    // Whether paths may pass through v: always for a switch, per machine
+    // otherwise (one byte per machine, none when every machine forwards).
+    bool forwards(VertexId v) const {
+        return v.value >= forwards_.size() || forwards_[v.value] != 0;
+    }
+    // True when every machine forwards (the searches then test nothing).
+    bool all_forward() const { return forwards_.empty(); }
+    // Machines that do not forward.
+    std::uint32_t num_end_hosts() const { return num_end_hosts_; }
     std::uint32_t degree(VertexId v) const { return offsets_[v.value + 1] - offsets_[v.value]; }
     // Adjacent vertices in increasing id order, with the latency and link index
     // of the connecting link at the same positions.
@@ -68,14 +88,41 @@ private:
     std::vector<VertexId> targets_;
     std::vector<std::int64_t> latencies_ps_;
     std::vector<std::uint32_t> link_ids_;
+    std::vector<std::uint8_t> forwards_; // per machine; empty: all forward
+    std::uint32_t num_end_hosts_ = 0;
 };
 
 // Connected components: label[v] in 0..count-1, numbered in order of their
 // smallest vertex.
+//
+// Two vertices are in one component when cables join them, whoever
+// forwards: a cable is a path of its own (both its ends may be end hosts), so
+// these are the classes that "can reach" generates. When some machines do not
+// forward, reaching is not transitive (a host cabled to two separate fabrics
+// reaches both, the fabrics do not reach each other), and two machines of one
+// component may still not reach each other: unreachable_machines finds such
+// a pair. When every machine forwards, one component means every vertex
+// reaches every other.
 struct Components {
     std::uint32_t count = 0;
     std::vector<std::uint32_t> label;
 };
 Components connected_components(const Network& net);
+
+// Two machines that no path respecting forwarding joins (the first found,
+// `a` the smaller id), or nullopt when every machine reaches every other.
+// O(V + E) when some component of forwarding vertices touches every machine
+// (every cluster that is not oddly cabled), O(M^2) at worst otherwise.
+struct MachinePair {
+    VertexId a, b;
+};
+std::optional<MachinePair> unreachable_machines(const Network& net);
+
+// The first machine that does not forward and has more than one neighbour
+// (parallel links counted once), or nullopt. Only such a machine changes a
+// path: one with a single neighbour is never passed through anyway. The
+// formulas of generated families, whose machines all forward, hold exactly
+// when there is none.
+std::optional<VertexId> first_blocking_end_host(const Network& net);
 
 } // namespace nettopo

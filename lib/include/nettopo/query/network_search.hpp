@@ -10,6 +10,9 @@
 // source resumes the BFS or Dijkstra where it stopped, so a batch of pairs
 // sharing a source (one machine to all its neighbours, a row of a table)
 // costs one search, not one per pair. One object per thread.
+//
+// Paths respect forwarding (network.hpp): they may start or end at a machine
+// that does not forward, never pass through one.
 #pragma once
 
 #include "nettopo/model/network.hpp"
@@ -55,6 +58,10 @@ private:
     enum class Mode { None, Bfs, Dijkstra };
 
     bool seen(std::uint32_t v) const { return stamp_[v] == epoch_; }
+    // Whether a reached vertex leads further: it forwards, or the search starts there.
+    bool expands(std::uint32_t v) const {
+        return v == source_.value || net_->forwards(VertexId(v));
+    }
     void restart(Mode mode, VertexId from);
     void relax(std::uint32_t v, std::int64_t d, std::uint32_t from);
     // Run the current search until `to` is final (or the graph is exhausted).

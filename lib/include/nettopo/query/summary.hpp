@@ -16,9 +16,14 @@ struct ClusterSummary {
     std::string name;
     std::uint32_t pes, machines, nodes, switches, types;
     std::uint64_t links;
+    std::uint32_t end_hosts;              // machines that do not forward traffic
     std::uint32_t min_degree, max_degree; // over all network vertices
-    std::uint32_t components;
-    // Largest hop count between two machines of one component. Exact while a
+    std::uint32_t components;             // joined by cables (connected_components)
+    // Whether every machine reaches every other by a path that respects
+    // forwarding: false with several components, and also with one when
+    // every path between two machines passes through an end host.
+    bool machines_reach_each_other = true;
+    // Largest hop count between two machines that reach each other. Exact while a
     // BFS from every machine stays under exact_diameter_budget steps, else a
     // lower bound from a double sweep.
     std::optional<std::uint32_t> diameter_hops;
