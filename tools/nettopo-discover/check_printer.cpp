@@ -22,9 +22,13 @@ std::vector<std::string> problem_lines(const CheckReport& r) {
 }
 
 std::vector<std::string> note_lines(const CheckReport& r) {
-    if (r.defaulted_hosts.empty()) return {};
-    return {AssemblyIssue{"host", "in the fabric given --default-machine", r.defaulted_hosts}
-                .summary()};
+    std::vector<std::string> lines;
+    if (!r.defaulted_hosts.empty())
+        lines.push_back(
+            AssemblyIssue{"host", "in the fabric given --default-machine", r.defaulted_hosts}
+                .summary());
+    for (const AssemblyIssue& note : r.notes) lines.push_back(issue_text(note));
+    return lines;
 }
 
 } // namespace

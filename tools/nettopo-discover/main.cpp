@@ -29,9 +29,10 @@ struct Options {
     bool show = false, summary = false, allow_disconnected = false, quiet = false;
     // Real-cluster sources.
     nettopo::ClusterSources sources;
-    std::string default_machine;
+    std::string default_machine, host_name = "auto";
     std::vector<std::string> latencies;
     bool hosts_only = false, strict = false, check = false, json = false, output_given = false;
+    bool allowed_only = false;
     bool assembling() const {
         return !sources.hosts.empty() || !sources.ibnetdiscover.empty() || !sources.slurm.empty() ||
                hosts_only;
@@ -60,6 +61,10 @@ nettopo::Assembly assemble(const Options& o, bool for_check) {
     for (const auto& l : o.latencies)
         nettopo::read_named("--latency", [&] { nettopo::set_latency_override(a, l); });
     a.hosts_only = o.hosts_only;
+    a.pu_scope = o.allowed_only ? nettopo::PuScope::allowed_only : nettopo::PuScope::whole_machine;
+    a.host_naming = o.host_name == "export" ? nettopo::HostNaming::export_name
+                    : o.host_name == "file" ? nettopo::HostNaming::file_name
+                                            : nettopo::HostNaming::automatic;
     a.strict = o.strict;
     // --check reports a disconnected network as a problem instead of stopping.
     a.build.allow_disconnected = o.allow_disconnected || for_check;
@@ -73,9 +78,16 @@ nettopo::Assembly assemble(const Options& o, bool for_check) {
             throw nettopo::InputError(text);
         }
     }();
-    if (!o.quiet && !for_check)
+    if (!o.quiet && !for_check) {
         for (const auto& issue : assembly.issues)
             std::cerr << fmt::format("nettopo-discover: warning: {}\n", nettopo::issue_text(issue));
+        // Exports renamed after their files are a warning; restricted ones read whole, a note.
+        for (const auto& note : assembly.notes)
+            std::cerr << fmt::format("nettopo-discover: {}: {}\n",
+                                     note.remedy == nettopo::Remedy::host_naming ? "warning"
+                                                                                 : "note",
+                                     nettopo::issue_text(note));
+    }
     return assembly;
 }
 
@@ -85,10 +97,10 @@ int discover(const Options& o) {
                                   "which -o - already uses for the archive");
     if (o.json && !o.summary && !o.check)
         throw nettopo::UsageError("--json applies to --summary or --check");
-    if (!o.assembling() &&
-        (o.check || o.strict || !o.default_machine.empty() || !o.latencies.empty()))
-        throw nettopo::UsageError("--check, --strict, --default-machine and --latency apply "
-                                  "when assembling --hosts with a fabric");
+    if (!o.assembling() && (o.check || o.strict || !o.default_machine.empty() ||
+                            !o.latencies.empty() || o.host_name != "auto"))
+        throw nettopo::UsageError("--check, --strict, --default-machine, --latency and "
+                                  "--host-name apply when assembling --hosts with a fabric");
     nettopo::TerminalProgress progress("nettopo-discover");
     std::optional<nettopo::Cluster> cluster;
     int code = nettopo::exit_ok;
@@ -112,6 +124,8 @@ int discover(const Options& o) {
         load.progress = &progress;
         load.node_level = nettopo::parse_node_level(o.node_level);
         load.build.allow_disconnected = o.allow_disconnected;
+        load.pu_scope =
+            o.allowed_only ? nettopo::PuScope::allowed_only : nettopo::PuScope::whole_machine;
         cluster.emplace(nettopo::load_or_discover(o.input, load));
         if (!o.name.empty()) cluster->set_name(o.name);
     }
@@ -162,6 +176,15 @@ int main(int argc, char** argv) {
     app.add_option("--slurm", o.sources.slurm,
                    "Fabric from Slurm's topology.conf or topology.yaml");
     app.add_flag("--hosts-only", o.hosts_only, "No fabric: the --hosts on one flat switch");
+    app.add_flag("--allowed-only", o.allowed_only,
+                 "Model only the PUs an hwloc export (or this process) was allowed to use "
+                 "(an export made inside a job); default: the whole machine");
+    app.add_option("--host-name", o.host_name,
+                   "How --hosts exports name their host: auto (the export's HostName, else the "
+                   "file name; exports claiming one HostName are named after their files), "
+                   "export (the HostName) or file (the file name)")
+        ->check(CLI::IsMember({"auto", "export", "file"}))
+        ->capture_default_str();
     app.add_option("--default-machine", o.default_machine,
                    "hwloc synthetic description for fabric hosts without an hwloc export "
                    "(otherwise they are left out and reported)");

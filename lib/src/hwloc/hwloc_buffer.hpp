@@ -12,8 +12,8 @@ namespace nettopo::detail {
 // hwloc's part of loading an export, run through `sandbox` if given. The
 // caller has parsed `buffer` with parse_xml and passed it through
 // refuse_known_hwloc_crashes (hwloc_xml_check.hpp). Throws InputError naming
-// `source_name`.
+// `source_name`. The caller checks the PUs hwloc kept (check_kept_pus).
 HwlocMachine load_checked_hwloc_xml(std::string_view buffer, const std::string& source_name,
-                                    const HwlocSandbox* sandbox);
+                                    const HwlocSandbox* sandbox, PuScope scope);
 
 } // namespace nettopo::detail

@@ -88,8 +88,13 @@ void parse_xml(pugi::xml_document& doc, std::string_view buffer, const std::stri
                          fmt::format("malformed XML: {}", ok.description()));
 }
 
-std::size_t declared_pus(const pugi::xml_document& doc) {
-    return doc.select_nodes("//object[@type='PU']").size();
+std::vector<std::uint32_t> declared_pus(const pugi::xml_document& doc) {
+    std::vector<std::uint32_t> pus;
+    for (const pugi::xpath_node& n : doc.select_nodes("//object[@type='PU']")) {
+        const pugi::xml_attribute os = n.node().attribute("os_index");
+        pus.push_back(os ? os.as_uint(unknown_os_index) : unknown_os_index);
+    }
+    return pus;
 }
 
 // hwloc checks that each set of an object comes with its complete_ twin
@@ -131,14 +136,31 @@ void refuse_known_hwloc_crashes(const pugi::xml_document& doc, std::string_view 
         refuse(numa, object_name(numa), "nodeset");
 }
 
-void check_kept_pus(const MachineTree& tree, std::size_t declared, const std::string& source) {
-    // hwloc drops PUs whose cpusets contradict each other, after a banner on
-    // stderr.
-    if (tree.num_pus() != declared)
-        throw InputError(source, 0,
-                         fmt::format("hwloc kept {} of the {} PUs of this export: its cpusets "
-                                     "are inconsistent",
-                                     tree.num_pus(), declared));
+void check_kept_pus(const HwlocMachine& m, const std::vector<std::uint32_t>& declared,
+                    const std::string& source) {
+    // hwloc drops PUs whose cpusets contradict each other (an empty cpuset,
+    // one outside its parent's), after a banner on stderr. Which ones: the
+    // declared PUs missing from the tree, when the tree is the whole machine.
+    if (m.allowed.machine == declared.size()) return;
+    std::vector<std::uint32_t> dropped;
+    if (m.tree.num_pus() == m.allowed.machine) {
+        std::vector<std::uint32_t> kept;
+        for (std::uint32_t i = 0; i < m.tree.num_pus(); ++i)
+            kept.push_back(m.tree.object(m.tree.pu(i)).os_index);
+        std::sort(kept.begin(), kept.end());
+        for (const std::uint32_t os : declared)
+            if (!std::binary_search(kept.begin(), kept.end(), os)) dropped.push_back(os);
+    }
+    std::string which;
+    for (std::size_t i = 0; i < dropped.size() && i < 8; ++i)
+        which += fmt::format("{}{}", i ? ", P#" : ", dropping P#",
+                             dropped[i] == unknown_os_index ? std::string("?")
+                                                            : std::to_string(dropped[i]));
+    if (dropped.size() > 8) which += fmt::format(" and {} more", dropped.size() - 8);
+    throw InputError(source, 0,
+                     fmt::format("hwloc kept {} of the {} PUs of this export{}: its cpusets "
+                                 "are inconsistent (not merely restricted to a job's PUs)",
+                                 m.allowed.machine, declared.size(), which));
 }
 
 } // namespace nettopo::detail

@@ -21,6 +21,7 @@ struct CheckReport {
     std::vector<std::string> problems;
     // Worth knowing, not a problem: the fabric hosts given the default machine.
     std::vector<std::string> defaulted_hosts;
+    std::vector<AssemblyIssue> notes; // Assembly::notes: restricted and renamed exports
     std::size_t num_problems() const { return issues.size() + problems.size(); }
     bool ok() const { return num_problems() == 0; }
 };
