@@ -12,8 +12,7 @@
 namespace nettopo::test {
 
 // Exports of the shared hwloc-xml directory that nettopo still gets wrong,
-// each with the open issue that fixes it: an export restricted to a job's
-// cpuset (refused as inconsistent) and a hybrid CPU whose logical indexes
+// each with the open issue that fixes it: a hybrid CPU whose logical indexes
 // nettopo numbers per branch instead of per level. real_xmls() leaves them
 // out; "real data: the exports of open issues still fail as reported"
 // (test_hwloc_import.cpp) fails once they load right, so this list cannot
@@ -21,7 +20,6 @@ namespace nettopo::test {
 inline const std::vector<std::string>& xmls_of_open_issues() {
     static const std::vector<std::string> names = {
         "Intel-ArrowLake-CoreUltra5-225U.v3as2.xml", // issue 13: logical indexes per level
-        "hagrid-restricted.xml",                     // issue 13: exports made inside a job
     };
     return names;
 }

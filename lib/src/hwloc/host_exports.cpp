@@ -365,44 +365,45 @@ void name_hosts(std::vector<HostExport>& hosts, HostNaming naming) {
     for (HostExport& h : hosts)
         h.name = naming == HostNaming::file_name || h.export_hostname.empty() ? host_stem(h.source)
                                                                               : h.export_hostname;
-    // Exports that claim one HostName: named after their files when those
-    // tell the hosts apart.
-    std::unordered_map<std::string, std::vector<std::size_t>> claims;
-    if (naming == HostNaming::automatic)
+    const auto twice = [](const HostExport& here, const HostExport& first, std::string_view why) {
+        return InputError(here.source, 0,
+                          fmt::format("host '{}' is described twice: here and in {}{}", here.name,
+                                      first.source, why));
+    };
+    // Exports that claim one HostName (in the order of the files): named
+    // after their files when those tell the hosts apart.
+    if (naming == HostNaming::automatic) {
+        std::unordered_map<std::string_view, std::vector<std::size_t>> claims;
         for (std::size_t i = 0; i < hosts.size(); ++i)
             if (!hosts[i].export_hostname.empty()) claims[hosts[i].export_hostname].push_back(i);
-    std::unordered_map<std::string, std::size_t> unresolved; // HostName -> first claimant
-    for (const auto& [hostname, claimants] : claims) {
-        if (claimants.size() < 2) continue;
-        std::vector<std::string> stems;
-        for (const std::size_t i : claimants) stems.push_back(host_stem(hosts[i].source));
-        std::vector<std::string> sorted = stems;
-        std::sort(sorted.begin(), sorted.end());
-        const bool distinct = std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
-        if (!distinct || !std::all_of(stems.begin(), stems.end(), is_host_name)) {
-            unresolved.emplace(hostname, claimants.front());
-            continue;
-        }
-        for (std::size_t k = 0; k < claimants.size(); ++k) {
-            hosts[claimants[k]].name = stems[k];
-            hosts[claimants[k]].renamed = true;
+        for (std::size_t i = 0; i < hosts.size(); ++i) {
+            const auto it = claims.find(hosts[i].export_hostname);
+            if (it == claims.end() || it->second.size() < 2 || it->second.front() != i) continue;
+            const std::vector<std::size_t>& claimants = it->second;
+            std::unordered_map<std::string, std::size_t> by_stem;
+            for (const std::size_t k : claimants) {
+                const std::string stem = host_stem(hosts[k].source);
+                if (!is_host_name(stem))
+                    throw twice(hosts[k], hosts[claimants[k == claimants[0] ? 1 : 0]],
+                                fmt::format(" (both exports give it as their HostName, and the "
+                                            "file name '{}' is no host name)",
+                                            stem));
+                if (const auto [at, fresh] = by_stem.try_emplace(stem, k); !fresh)
+                    throw twice(hosts[k], hosts[at->second],
+                                fmt::format(" (both exports give it as their HostName, and "
+                                            "both file names name '{}')",
+                                            stem));
+            }
+            for (const auto& [stem, k] : by_stem) {
+                hosts[k].name = stem;
+                hosts[k].renamed = true;
+            }
         }
     }
     std::unordered_map<std::string, std::size_t> by_name;
-    for (std::size_t i = 0; i < hosts.size(); ++i) {
-        const auto [it, fresh] = by_name.try_emplace(hosts[i].name, i);
-        if (fresh) continue;
-        const HostExport& first = hosts[it->second];
-        const bool claimed = !hosts[i].renamed && unresolved.count(hosts[i].name) > 0 &&
-                             first.export_hostname == hosts[i].export_hostname;
-        throw InputError(
-            hosts[i].source, 0,
-            fmt::format("host '{}' is described twice: here and in {}{}", hosts[i].name,
-                        first.source,
-                        claimed ? " (both exports give it as their HostName, and their file "
-                                  "names do not name two distinct hosts)"
-                                : ""));
-    }
+    for (std::size_t i = 0; i < hosts.size(); ++i)
+        if (const auto [it, fresh] = by_name.try_emplace(hosts[i].name, i); !fresh)
+            throw twice(hosts[i], hosts[it->second], "");
 }
 
 // hwloc loads its plugins (libxml2, PCI, OpenCL, GL: about twenty shared
