@@ -104,9 +104,8 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
         pugi::xml_document doc;
         detail::parse_xml(doc, buffer, source);
         detail::refuse_known_hwloc_crashes(doc, buffer, source);
-        HwlocMachine machine =
-            detail::load_checked_hwloc_xml(buffer, source, options.hwloc_sandbox, options.pu_scope);
-        detail::check_kept_pus(machine, detail::declared_pus(doc), source);
+        HwlocMachine machine = detail::load_checked_hwloc_xml(
+            buffer, source, options.hwloc_sandbox, options.pu_scope, detail::declared_pus(doc));
         const std::string stem = file_stem(source);
         return one_machine(std::move(machine), hwloc_type_description(source), stem, options);
     }

@@ -234,9 +234,8 @@ private:
 // Loading: hwloc's work in one parse per file.
 
 HwlocMachine load_export(const XmlFile& file, const HwlocSandbox* sandbox, PuScope scope) {
-    HwlocMachine m = detail::load_checked_hwloc_xml(file.buffer, file.path, sandbox, scope);
-    detail::check_kept_pus(m, file.declared_pus, file.path);
-    return m;
+    return detail::load_checked_hwloc_xml(file.buffer, file.path, sandbox, scope,
+                                          file.declared_pus);
 }
 
 struct DiffDeleter {
@@ -256,6 +255,8 @@ HwlocMachine apply_diff(const XmlFile& diff, const XmlFile& ref, const HwlocSand
                                          static_cast<int>(ref.buffer.size() + 1)) != 0 ||
             hwloc_topology_load(topo.get()) != 0)
             throw InputError(ref.path, 0, "hwloc cannot load this XML export");
+        // The PUs come from the reference: a diff changes attributes only.
+        detail::check_kept_pus(topo.get(), ref.declared_pus, ref.path);
         hwloc_topology_diff_t raw = nullptr;
         char* refname = nullptr;
         const int loaded = hwloc_topology_diff_load_xmlbuffer(
@@ -284,8 +285,6 @@ HwlocMachine apply_diff(const XmlFile& diff, const XmlFile& ref, const HwlocSand
             throw InputError(diff.path, 0, e.what());
         }
     });
-    // The PUs come from the reference: a diff changes attributes only.
-    detail::check_kept_pus(m, ref.declared_pus, ref.path);
     return m;
 }
 

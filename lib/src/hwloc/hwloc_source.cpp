@@ -211,14 +211,13 @@ HwlocMachine load_hwloc_xml(const std::string& path, const HwlocSandbox* sandbox
     pugi::xml_document doc;
     detail::parse_xml(doc, buffer, path);
     detail::refuse_known_hwloc_crashes(doc, buffer, path);
-    HwlocMachine m = detail::load_checked_hwloc_xml(buffer, path, sandbox, scope);
-    detail::check_kept_pus(m, detail::declared_pus(doc), path);
-    return m;
+    return detail::load_checked_hwloc_xml(buffer, path, sandbox, scope, detail::declared_pus(doc));
 }
 
 namespace detail {
 HwlocMachine load_checked_hwloc_xml(std::string_view buffer, const std::string& source_name,
-                                    const HwlocSandbox* sandbox, PuScope scope) {
+                                    const HwlocSandbox* sandbox, PuScope scope,
+                                    const std::vector<std::uint32_t>& declared) {
     const std::string copy(buffer); // hwloc wants a NUL-terminated buffer, size included
     return run_hwloc(sandbox, source_name, [&] {
         Topology topo = make_topology();
@@ -226,6 +225,7 @@ HwlocMachine load_checked_hwloc_xml(std::string_view buffer, const std::string& 
                                          static_cast<int>(copy.size() + 1)) != 0 ||
             hwloc_topology_load(topo.get()) != 0)
             throw InputError(source_name, 0, "hwloc cannot load this XML export");
+        check_kept_pus(topo.get(), declared, source_name);
         try {
             return machine_of(topo.get(), scope);
         } catch (const InputError& e) {

@@ -136,21 +136,20 @@ void refuse_known_hwloc_crashes(const pugi::xml_document& doc, std::string_view 
         refuse(numa, object_name(numa), "nodeset");
 }
 
-void check_kept_pus(const HwlocMachine& m, const std::vector<std::uint32_t>& declared,
+void check_kept_pus(hwloc_topology_t topology, const std::vector<std::uint32_t>& declared,
                     const std::string& source) {
     // hwloc drops PUs whose cpusets contradict each other (an empty cpuset,
-    // one outside its parent's), after a banner on stderr. Which ones: the
-    // declared PUs missing from the tree, when the tree is the whole machine.
-    if (m.allowed.machine == declared.size()) return;
+    // one outside its parent's), after a banner on stderr: the declared PUs
+    // it has no object for.
+    std::vector<std::uint32_t> kept;
+    for (hwloc_obj_t pu = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_PU, nullptr); pu;
+         pu = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_PU, pu))
+        kept.push_back(pu->os_index == HWLOC_UNKNOWN_INDEX ? unknown_os_index : pu->os_index);
+    if (kept.size() == declared.size()) return;
+    std::sort(kept.begin(), kept.end());
     std::vector<std::uint32_t> dropped;
-    if (m.tree.num_pus() == m.allowed.machine) {
-        std::vector<std::uint32_t> kept;
-        for (std::uint32_t i = 0; i < m.tree.num_pus(); ++i)
-            kept.push_back(m.tree.object(m.tree.pu(i)).os_index);
-        std::sort(kept.begin(), kept.end());
-        for (const std::uint32_t os : declared)
-            if (!std::binary_search(kept.begin(), kept.end(), os)) dropped.push_back(os);
-    }
+    for (const std::uint32_t os : declared)
+        if (!std::binary_search(kept.begin(), kept.end(), os)) dropped.push_back(os);
     std::string which;
     for (std::size_t i = 0; i < dropped.size() && i < 8; ++i)
         which += fmt::format("{}{}", i ? ", P#" : ", dropping P#",
@@ -160,7 +159,7 @@ void check_kept_pus(const HwlocMachine& m, const std::vector<std::uint32_t>& dec
     throw InputError(source, 0,
                      fmt::format("hwloc kept {} of the {} PUs of this export{}: its cpusets "
                                  "are inconsistent (not merely restricted to a job's PUs)",
-                                 m.allowed.machine, declared.size(), which));
+                                 kept.size(), declared.size(), which));
 }
 
 } // namespace nettopo::detail

@@ -4,11 +4,11 @@
 // cpusets contradict, and hwloc 2.9 crashes on some incomplete exports.
 #pragma once
 
-#include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/tree/machine_tree.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <hwloc.h>
 #include <pugixml.hpp>
 #include <string>
 #include <string_view>
@@ -30,12 +30,14 @@ std::vector<std::uint32_t> declared_pus(const pugi::xml_document& doc);
 void refuse_known_hwloc_crashes(const pugi::xml_document& doc, std::string_view buffer,
                                 const std::string& source);
 
-// Throws InputError naming `source` when hwloc kept fewer (or more) PUs of
-// the whole machine than the export declares, naming the PUs it dropped: a
-// machine silently missing PUs is worse than an error. An export restricted
-// to some PUs (allowed_cpuset) is not inconsistent: `m` comes from a
-// topology that kept the disallowed PUs (machine_of), whatever its scope.
-void check_kept_pus(const HwlocMachine& m, const std::vector<std::uint32_t>& declared,
+// Throws InputError naming `source` when hwloc kept fewer (or more) PUs
+// than the export declares, naming the PUs it dropped: a machine silently
+// missing PUs is worse than an error. Checked on the loaded `topology`,
+// before nettopo converts it (a Core left without its PU would be refused
+// for that, which says less). An export restricted to some PUs
+// (allowed_cpuset) is not inconsistent: `topology` was loaded whole
+// (make_topology(whole_machine)), whatever is modelled.
+void check_kept_pus(hwloc_topology_t topology, const std::vector<std::uint32_t>& declared,
                     const std::string& source);
 
 } // namespace nettopo::detail

@@ -71,7 +71,7 @@ std::optional<HwlocInfoCounts> hwloc_info(const std::string& file, bool disallow
 // (their topology diffs are not exports hwloc-info reads).
 std::vector<std::string> every_real_export() {
     std::vector<std::string> files;
-    for (const fs::path dir : {hwloc_xml_dir, fs::path(NETTOPO_SHARED_DATA) / "clusters"}) {
+    for (const fs::path& dir : {hwloc_xml_dir, fs::path(NETTOPO_SHARED_DATA) / "clusters"}) {
         if (!fs::is_directory(dir)) continue;
         for (const fs::directory_entry& e : fs::recursive_directory_iterator(dir)) {
             const std::string name = e.path().filename().string();

@@ -30,9 +30,9 @@ struct HostExportOptions {
 struct HostExport {
     std::string name; // as HostExportOptions::naming says
     MachineTree tree;
-    std::string source;          // the file it came from
-    std::string export_hostname; // the export's HostName info; empty if absent
-    AllowedPus allowed;          // the PUs the export allowed (all, unless made inside a job)
+    std::string source;               // the file it came from
+    std::string export_hostname = {}; // the export's HostName info; empty if absent
+    AllowedPus allowed = {};          // the PUs the export allowed (all, unless made inside a job)
     // Named after its file because another export claims the same HostName.
     bool renamed = false;
 };

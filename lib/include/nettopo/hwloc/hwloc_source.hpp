@@ -33,7 +33,7 @@ struct AllowedPus {
 struct HwlocMachine {
     MachineTree tree;     // the whole machine, or its allowed part (PuScope)
     std::string hostname; // HostName info of the Machine object; empty if absent
-    AllowedPus allowed;
+    AllowedPus allowed = {};
 };
 
 // Validates the description itself first (clear message naming the bad
