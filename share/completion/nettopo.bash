@@ -74,7 +74,7 @@ _nettopo_gen() {
         own[$name]=$opts
         all_own+="$opts "
     done < <("$gen" --completion-lists 2>/dev/null)
-    local common="--preset --machine --machine-xml --node-level --latency --bandwidth -o --output
+    local common="--preset --machine --machine-xml --allowed-only --node-level --latency --bandwidth -o --output
         --describe --name --summary --verify --verify-sources -q --quiet -h --help --version"
     case "$prev" in
         -o|--output|--machine-xml) _filedir; return ;;
