@@ -8,7 +8,7 @@ _nettopo_query() {
     _init_completion || return
     local subcommands="num-pes num-machines num-nodes num-switches num-links machine-of node-of
         pes-of-machine pes-of-node on-same-machine on-same-node neighbors proximity ancestor hops
-        distance path nearest summary show draw export"
+        distance path nearest summary show draw export diff"
     case "$prev" in
         -i|--input|--pairs|-o|--output) _filedir; return ;;
         --format) COMPREPLY=($(compgen -W "slurm" -- "$cur")); return ;;
@@ -21,6 +21,8 @@ _nettopo_query() {
     fi
     local w
     for w in "${words[@]:1:cword-1}"; do
+        # diff's argument is the expected cluster: a file.
+        [[ "$w" == diff ]] && { _filedir; return; }
         [[ " $subcommands " == *" $w "* ]] && return
     done
     COMPREPLY=($(compgen -W "$subcommands" -- "$cur"))
@@ -31,9 +33,9 @@ _nettopo_discover() {
     # Keep KIND=NS of --latency one word.
     _init_completion -n = || return
     case "$prev" in
-        -i|--input|-o|--output|--ibnetdiscover|--slurm) _filedir; return ;;
-        # hwloc exports: files or directories of *.xml
-        --hosts) _filedir; return ;;
+        -i|--input|-o|--output|--slurm|--node-name-map|--expect) _filedir; return ;;
+        # hwloc exports: files or directories of *.xml; dumps, one per subnet
+        --hosts|--ibnetdiscover) _filedir; return ;;
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
         --latency)
             [[ "$cur" == *=* ]] && return
@@ -43,18 +45,18 @@ _nettopo_discover() {
         --host-name) COMPREPLY=($(compgen -W "auto export file" -- "$cur")); return ;;
         --name|--default-machine) return ;;
     esac
-    # --hosts takes several paths: keep completing paths after the first.
+    # --hosts and --ibnetdiscover take several paths: keep completing paths after the first.
     if [[ "$cur" != -* ]]; then
         local i
         for ((i = cword - 1; i > 0; i--)); do
             [[ "${words[i]}" == -* ]] || continue
-            [[ "${words[i]}" == --hosts ]] && { _filedir; return; }
+            [[ "${words[i]}" == --hosts || "${words[i]}" == --ibnetdiscover ]] && { _filedir; return; }
             break
         done
     fi
     COMPREPLY=($(compgen -W "-i --input -o --output --show --summary --node-level --name
-        --allow-disconnected -q --quiet --hosts --ibnetdiscover --slurm --hosts-only
-        --default-machine --latency --strict --check --json --allowed-only --host-name
+        --allow-disconnected -q --quiet --hosts --ibnetdiscover --node-name-map --slurm --hosts-only --mpi
+        --default-machine --latency --strict --check --json --expect --allowed-only --host-name
         --help --version" -- "$cur"))
 }
 

@@ -54,7 +54,7 @@ inline bool have_real_cluster(const std::string& name) {
 inline Assembly assemble_real_cluster(const std::string& name, AssembleOptions options = {}) {
     ClusterSources s;
     s.hosts = {real_cluster_dir(name) + "/hwloc"};
-    s.ibnetdiscover = real_cluster_dir(name) + "/ib-subnet-0.txt";
+    s.ibnetdiscover = {real_cluster_dir(name) + "/ib-subnet-0.txt"};
     return assemble_from_files(s, options);
 }
 

@@ -20,10 +20,15 @@ namespace nettopo {
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_bad_data = 1;
 inline constexpr int exit_bad_usage = 2;
+// A comparison with an expected cluster found differences (nettopo-query
+// diff, nettopo-discover --expect): distinct from 1, so that a CI job tells
+// a changed cluster from a broken file.
+inline constexpr int exit_differences = 3;
 
 // Runs a tool's body and turns exceptions into a one-line message on stderr
 // ("<tool>: error: ...", with the flag of the error's remedy) and the
-// documented exit code: UsageError -> 2, anything else -> 1. Output that could
+// documented exit code: UsageError -> 2, anything else -> 1; else the body's
+// own code (exit_ok, or exit_differences for a comparison). Output that could
 // not be written (a full disk, a closed pipe) is an error too: scripts must
 // not read a truncated answer as complete.
 int run_guarded(std::string_view tool, const std::function<int()>& body);

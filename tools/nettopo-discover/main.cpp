@@ -2,16 +2,20 @@
 // topology input) and write the nettopo archive.
 #include "common/child_process_sandbox.hpp"
 #include "common/cluster_printer.hpp"
+#include "common/diff_printer.hpp"
 #include "common/output.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo-discover/check_printer.hpp"
+#include "nettopo-discover/mpi_gather.hpp"
 #include "nettopo/assemble/assemble.hpp"
 #include "nettopo/assemble/check_report.hpp"
 #include "nettopo/formats/archive.hpp"
+#include "nettopo/model/cluster_diff.hpp"
 #include "nettopo/model/progress.hpp"
 #include "nettopo/query/summary.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/parse.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -26,6 +30,7 @@ const nettopo::ChildProcessSandbox hwloc_sandbox;
 
 struct Options {
     std::string input, output = "net_topo.xml", node_level = "auto", name;
+    std::string expect; // the cluster expected, compared with the result
     bool show = false, summary = false, allow_disconnected = false, quiet = false;
     // Real-cluster sources.
     nettopo::ClusterSources sources;
@@ -33,11 +38,25 @@ struct Options {
     std::vector<std::string> latencies;
     bool hosts_only = false, strict = false, check = false, json = false, output_given = false;
     bool allowed_only = false;
+    bool mpi = false; // the hosts are the ranks of an MPI job (mpi_gather.hpp)
     bool assembling() const {
         return !sources.hosts.empty() || !sources.ibnetdiscover.empty() || !sources.slurm.empty() ||
-               hosts_only;
+               hosts_only || mpi;
     }
 };
+
+// --mpi gathers the hosts: no other source of hosts, and a fabric or
+// --hosts-only as with --hosts. Unnamed, a flat cluster is named after -o
+// (the hosts have no common file to be named after).
+void check_mpi_usage(Options& o) {
+    if (!o.input.empty() || !o.sources.hosts.empty())
+        throw nettopo::UsageError("--mpi gathers the hosts' topologies: no -i or --hosts with it");
+    if (o.sources.ibnetdiscover.empty() && o.sources.slurm.empty() && !o.hosts_only)
+        throw nettopo::UsageError("--mpi: give a fabric (--ibnetdiscover or --slurm), or "
+                                  "--hosts-only for hosts on one flat network");
+    if (o.name.empty() && o.hosts_only)
+        o.name = o.output == "-" ? "cluster" : nettopo::file_stem(o.output);
+}
 
 // Joins --hosts with a fabric; warnings are summarised on stderr.
 nettopo::Assembly assemble(const Options& o, bool for_check) {
@@ -79,31 +98,71 @@ nettopo::Assembly assemble(const Options& o, bool for_check) {
         }
     }();
     if (!o.quiet && !for_check) {
-        for (const auto& issue : assembly.issues)
-            std::cerr << fmt::format("nettopo-discover: warning: {}\n", nettopo::issue_text(issue));
-        // Exports renamed after their files are a warning; restricted ones read whole, a note.
+        // Exports renamed after their files are a warning; the other notes
+        // (restricted exports read whole, SHARP nodes) are notes.
         for (const auto& note : assembly.notes)
             std::cerr << fmt::format("nettopo-discover: {}: {}\n",
                                      note.remedy == nettopo::Remedy::host_naming ? "warning"
                                                                                  : "note",
                                      nettopo::issue_text(note));
+        for (const auto& issue : assembly.issues)
+            std::cerr << fmt::format("nettopo-discover: warning: {}\n", nettopo::issue_text(issue));
     }
     return assembly;
+}
+
+// --expect: the cluster expected, read before anything is discovered or
+// written, so that a bad file fails the run at once and leaves no archive.
+std::optional<nettopo::Cluster> load_expected(const Options& o, nettopo::Progress& progress) {
+    if (o.expect.empty()) return std::nullopt;
+    nettopo::LoadOptions load;
+    load.hwloc_sandbox = &hwloc_sandbox;
+    load.progress = &progress;
+    load.node_level = nettopo::parse_node_level(o.node_level);
+    load.build.allow_disconnected = o.allow_disconnected;
+    std::optional<nettopo::Cluster> expected(nettopo::load_cluster(o.expect, load));
+    progress.finish();
+    return expected;
+}
+
+// The result compared with the cluster expected: each difference and a
+// summary on stderr (standard output may hold the archive). Returns
+// exit_differences when they differ.
+int compare_with_expected(const Options& o, const std::optional<nettopo::Cluster>& expected,
+                          const nettopo::Cluster& cluster) {
+    if (!expected) return nettopo::exit_ok;
+    const nettopo::ClusterDiff diff = nettopo::diff_clusters(*expected, cluster);
+    for (const nettopo::ClusterDifference& d : diff.differences)
+        std::cerr << fmt::format("nettopo-discover: {}\n", nettopo::difference_text(d));
+    if (!diff.identical()) {
+        std::cerr << fmt::format("nettopo-discover: the cluster differs from {}: {}\n", o.expect,
+                                 nettopo::diff_summary_text(diff));
+        return nettopo::exit_differences;
+    }
+    if (!o.quiet)
+        std::cerr << fmt::format(
+            "nettopo-discover: the cluster is as {} expects (no differences)\n", o.expect);
+    return nettopo::exit_ok;
 }
 
 int discover(const Options& o) {
     if (o.output == "-" && (o.show || o.summary || o.check))
         throw nettopo::UsageError("--show, --summary and --check print to standard output, "
                                   "which -o - already uses for the archive");
+    if (o.expect == "-" && o.input == "-")
+        throw nettopo::UsageError("-i - and --expect - cannot both read standard input");
     if (o.json && !o.summary && !o.check)
         throw nettopo::UsageError("--json applies to --summary or --check");
+    if (!o.sources.node_name_map.empty() && o.sources.ibnetdiscover.empty())
+        throw nettopo::UsageError("--node-name-map names the nodes of an --ibnetdiscover dump: "
+                                  "give one");
     if (!o.assembling() && (o.check || o.strict || !o.default_machine.empty() ||
                             !o.latencies.empty() || o.host_name != "auto"))
         throw nettopo::UsageError("--check, --strict, --default-machine, --latency and "
                                   "--host-name apply when assembling --hosts with a fabric");
     nettopo::TerminalProgress progress("nettopo-discover");
+    const std::optional<nettopo::Cluster> expected = load_expected(o, progress);
     std::optional<nettopo::Cluster> cluster;
-    int code = nettopo::exit_ok;
     if (o.assembling()) {
         nettopo::Assembly assembly = assemble(o, o.check);
         if (o.check) {
@@ -113,9 +172,9 @@ int discover(const Options& o) {
                 nettopo::write_check_json(report, std::cout);
             else
                 nettopo::write_check_text(report, std::cout);
-            if (!report.ok()) code = nettopo::exit_bad_data;
+            if (!report.ok()) return nettopo::exit_bad_data;
             // A check writes an archive only when asked to, and only a good one.
-            if (!o.output_given || !report.ok()) return code;
+            if (!o.output_given) return compare_with_expected(o, expected, assembly.cluster);
         }
         cluster.emplace(std::move(assembly.cluster));
     } else {
@@ -143,7 +202,7 @@ int discover(const Options& o) {
             nettopo::write_summary_text(summary, std::cout);
     }
     if (o.show) nettopo::write_show(*cluster, std::cout);
-    return code;
+    return compare_with_expected(o, expected, *cluster);
 }
 
 } // namespace
@@ -172,7 +231,12 @@ int main(int argc, char** argv) {
                    "topology diffs), matched with the fabric by host name")
         ->expected(1, -1);
     app.add_option("--ibnetdiscover", o.sources.ibnetdiscover,
-                   "InfiniBand fabric: ibnetdiscover output (topology file or -p report)");
+                   "InfiniBand fabric: ibnetdiscover output (topology file or -p report); "
+                   "repeatable, one per subnet")
+        ->expected(1, -1);
+    app.add_option("--node-name-map", o.sources.node_name_map,
+                   "ibnetdiscover's node-name map (lines '<guid> \"<name>\"'): names the "
+                   "--ibnetdiscover nodes by GUID");
     app.add_option("--slurm", o.sources.slurm,
                    "Fabric from Slurm's topology.conf or topology.yaml");
     app.add_flag("--hosts-only", o.hosts_only, "No fabric: the --hosts on one flat switch");
@@ -185,6 +249,9 @@ int main(int argc, char** argv) {
                    "export (the HostName) or file (the file name)")
         ->check(CLI::IsMember({"auto", "export", "file"}))
         ->capture_default_str();
+    app.add_flag("--mpi", o.mpi,
+                 "The hosts are this MPI job's ranks (one per host): each discovers its own "
+                 "machine, rank 0 assembles and writes");
     app.add_option("--default-machine", o.default_machine,
                    "hwloc synthetic description for fabric hosts without an hwloc export "
                    "(otherwise they are left out and reported)");
@@ -197,8 +264,12 @@ int main(int argc, char** argv) {
                  "hop counts between hosts, problems) and exit 1 on problems; writes the "
                  "archive only with an explicit -o");
     app.add_flag("--json", o.json, "--summary or --check as JSON");
+    app.add_option("--expect", o.expect,
+                   "Compare the result with this cluster (archive, description or hwloc XML): "
+                   "each difference and a summary on stderr, exit 3 when they differ");
     nettopo::add_version_flag(app, "nettopo-discover");
-    app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage.");
+    app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage, 3 the result differs from "
+               "--expect.");
     try {
         app.parse(argc, argv);
         o.output_given = output->count() > 0;
@@ -207,5 +278,12 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return nettopo::report_usage_error("nettopo-discover", e.what());
     }
+    if (o.mpi)
+        return nettopo::discover_over_mpi({"nettopo-discover", [&] { check_mpi_usage(o); },
+                                           [&](const nettopo::GatheredHosts& hosts) {
+                                               o.sources.gathered = &hosts;
+                                               return discover(o);
+                                           },
+                                           o.quiet});
     return nettopo::run_guarded("nettopo-discover", [&] { return discover(o); });
 }

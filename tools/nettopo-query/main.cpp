@@ -1,6 +1,7 @@
 // nettopo-query: ask a topology anything, in text (one value per line) or JSON.
 #include "common/child_process_sandbox.hpp"
 #include "common/cluster_printer.hpp"
+#include "common/diff_printer.hpp"
 #include "common/drawing.hpp"
 #include "common/output.hpp"
 #include "common/terminal_progress.hpp"
@@ -9,6 +10,7 @@
 #include "nettopo/fabric/dot_writer.hpp"
 #include "nettopo/fabric/slurm_writer.hpp"
 #include "nettopo/formats/load.hpp"
+#include "nettopo/model/cluster_diff.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/query/summary.hpp"
 #include "nettopo/support/error.hpp"
@@ -26,6 +28,7 @@ using namespace nettopo;
 struct Options {
     std::string input, node_level = "auto", pairs, name;
     std::string output, format; // draw and export: -o FILE, export --format
+    std::string expected;       // diff: the cluster expected
     std::uint32_t collapse = DotOptions{}.collapse_above;
     bool json = false, allow_disconnected = false, all = false, by_hops = false;
     bool allowed_only = false;
@@ -38,8 +41,10 @@ struct Options {
 struct Run {
     const Options& o;
     const Cluster& cluster;
+    const LoadOptions& load;
     QueryEngine engine;
     QueryPrinter out;
+    int code = exit_ok; // diff: exit_differences when the clusters differ
 
     PeId pe() const { return cluster.require_pe(o.index); }
     PeId pair_pe(std::size_t i) const { return cluster.require_pe(o.pes.at(i)); }
@@ -66,8 +71,8 @@ struct Run {
 
 using Command = std::function<void(Run&)>;
 
-// name, help, positional arguments ("pe", "pair", "machine", "node", "vertex", "nearest" or ""),
-// action
+// name, help, positional arguments ("pe", "pair", "machine", "node", "vertex", "nearest",
+// "expected" or ""), action
 struct SubCommand {
     const char* name;
     const char* help;
@@ -157,6 +162,18 @@ const std::vector<SubCommand>& commands() {
              write_output(r.o.output.empty() ? "-" : r.o.output,
                           [&](std::ostream& out) { out << text.str(); });
          }},
+        {"diff",
+         "Differences from an expected cluster, one per line, then a summary; exit 3 when "
+         "there are some",
+         "expected",
+         [](Run& r) {
+             if (r.o.expected == "-" && r.o.input == "-")
+                 throw UsageError("-i - and diff - cannot both read standard input");
+             const Cluster expected = load_cluster(r.o.expected, r.load);
+             const ClusterDiff diff = diff_clusters(expected, r.cluster);
+             r.o.json ? write_diff_json(diff, std::cout) : write_diff_text(diff, std::cout);
+             if (!diff.identical()) r.code = exit_differences;
+         }},
     };
     return table;
 }
@@ -190,6 +207,10 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
         sub->add_option("node", o.index, "Node index")->required()->check(index_check);
     if (args == "machine") sub->add_option("machine", o.name, "Machine name")->required();
     if (args == "vertex") sub->add_option("name", o.name, "Machine or switch name")->required();
+    if (args == "expected")
+        sub->add_option("expected", o.expected,
+                        "The cluster expected: archive, description or hwloc XML ('-' = stdin)")
+            ->required();
     if (args == "nearest") {
         sub->add_option("pe", o.index, "PE index")->required()->check(index_check);
         sub->add_option("k", o.k, "How many PEs")->required()->check(index_check);
@@ -239,7 +260,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(0, 1);
     app.fallthrough();
     add_version_flag(app, "nettopo-query");
-    app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage.");
+    app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage, 3 diff found differences.");
     for (const SubCommand& c : commands()) add_arguments(app.add_subcommand(c.name, c.help), c, o);
     try {
         app.parse(argc, argv);
@@ -263,8 +284,10 @@ int main(int argc, char** argv) {
         const std::string name = app.get_subcommands().front()->get_name();
         for (const SubCommand& c : commands())
             if (name == c.name) {
-                Run run{o, cluster, QueryEngine(cluster), QueryPrinter(std::cout, o.json, cluster)};
+                Run run{o, cluster, load, QueryEngine(cluster),
+                        QueryPrinter(std::cout, o.json, cluster)};
                 c.run(run);
+                return run.code;
             }
         return exit_ok;
     });

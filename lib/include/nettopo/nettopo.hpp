@@ -23,6 +23,7 @@
 
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/model/cluster_builder.hpp"
+#include "nettopo/model/cluster_diff.hpp"
 #include "nettopo/model/progress.hpp"
 
 #include "nettopo/families/family.hpp"

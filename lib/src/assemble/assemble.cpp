@@ -26,18 +26,9 @@
 namespace nettopo {
 
 std::string AssemblyIssue::summary(std::string_view aside, std::size_t shown) const {
-    const std::size_t n = std::min(shown, names.size());
-    const std::vector<std::string> first(names.begin(), names.begin() + n);
-    std::string list;
-    try {
-        list = compress_hostlist(first);
-    } catch (const InputError&) { // a name no hostlist can hold: a plain list
-        list = fmt::format("{}", fmt::join(first, ","));
-    }
-    std::string s = fmt::format("{} {}{}: {}", counted(names.size(), noun), what,
-                                aside.empty() ? std::string() : fmt::format(" ({})", aside), list);
-    if (names.size() > n) fmt::format_to(std::back_inserter(s), " and {} more", names.size() - n);
-    return s;
+    return fmt::format("{} {}{}: {}", counted(names.size(), noun), what,
+                       aside.empty() ? std::string() : fmt::format(" ({})", aside),
+                       hostlist_excerpt(names, shown));
 }
 
 namespace {
@@ -56,6 +47,16 @@ AssemblyMismatchError::AssemblyMismatchError(std::vector<AssemblyIssue> issues)
 
 namespace {
 
+// A host as the assembly sees it, whether its tree is its own (HostExport)
+// or shared with identical hosts (GatheredHosts).
+struct HostRef {
+    std::string_view name;
+    const MachineTree* tree;
+    std::string_view source;
+    bool restricted = false; // HostExport::allowed.restricted()
+    bool renamed = false;    // HostExport::renamed
+};
+
 struct Machine {
     std::string name;
     const MachineTree* tree;
@@ -65,9 +66,8 @@ struct Machine {
 
 class Assembler {
 public:
-    Assembler(const std::vector<HostExport>& hosts, const Fabric* fabric,
-              const AssembleOptions& options)
-        : hosts_(hosts), fabric_(fabric), o_(options) {}
+    Assembler(std::vector<HostRef> hosts, const Fabric* fabric, const AssembleOptions& options)
+        : hosts_(std::move(hosts)), fabric_(fabric), o_(options) {}
 
     Assembly run() {
         if (!fabric_ && !o_.hosts_only)
@@ -75,7 +75,8 @@ public:
                              "on one flat network");
         if (fabric_ && o_.hosts_only)
             throw UsageError("a fabric with AssembleOptions::hosts_only, which means none");
-        for (std::size_t i = 0; i < hosts_.size(); ++i) host_index_.emplace(hosts_[i].name, i);
+        for (std::size_t i = 0; i < hosts_.size(); ++i)
+            host_index_.emplace(std::string(hosts_[i].name), i);
         if (o_.default_machine)
             default_tree_ = tree_from_synthetic(*o_.default_machine, o_.hwloc_sandbox);
         choose_machines();
@@ -85,8 +86,14 @@ public:
                              Remedy::hosts_or_default_machine);
         if (o_.strict && !issues_.empty()) throw AssemblyMismatchError(issues_);
         Cluster cluster = build();
-        return Assembly{std::move(cluster), std::move(issues_), std::move(defaulted_),
-                        export_notes()};
+        std::vector<AssemblyIssue> notes;
+        if (fabric_ && !fabric_->switch_adapters.empty())
+            notes.push_back({"SHARP aggregation node",
+                             "left out of the hosts, as adapters of their switches",
+                             fabric_->switch_adapters});
+        for (AssemblyIssue& note : export_notes()) notes.push_back(std::move(note));
+        return Assembly{std::move(cluster), std::move(issues_), std::move(notes),
+                        std::move(defaulted_)};
     }
 
 private:
@@ -94,8 +101,8 @@ private:
         std::vector<bool> used(hosts_.size(), false);
         auto add_host = [&](std::size_t h, std::uint32_t node) {
             used[h] = true;
-            machines_.push_back(
-                {hosts_[h].name, &hosts_[h].tree, hwloc_type_description(hosts_[h].source), node});
+            machines_.push_back({std::string(hosts_[h].name), hosts_[h].tree,
+                                 hwloc_type_description(hosts_[h].source), node});
         };
         const bool attach_all = !fabric_ || fabric_hosts() == 0;
         if (attach_all) {
@@ -129,7 +136,7 @@ private:
         }
         std::vector<std::string> stray;
         for (std::size_t h = 0; h < hosts_.size(); ++h)
-            if (!used[h]) stray.push_back(hosts_[h].name);
+            if (!used[h]) stray.emplace_back(hosts_[h].name);
         note("hwloc export", "of hosts not in the fabric, left out", std::move(stray));
         std::sort(defaulted_.begin(), defaulted_.end(), natural_less);
         std::stable_sort(machines_.begin(), machines_.end(),
@@ -189,9 +196,9 @@ private:
     // Exports restricted to some PUs, exports named after their files.
     std::vector<AssemblyIssue> export_notes() const {
         std::vector<std::string> restricted, renamed;
-        for (const HostExport& h : hosts_) {
-            if (h.allowed.restricted()) restricted.push_back(h.name);
-            if (h.renamed) renamed.push_back(h.name);
+        for (const HostRef& h : hosts_) {
+            if (h.restricted) restricted.emplace_back(h.name);
+            if (h.renamed) renamed.emplace_back(h.name);
         }
         std::vector<AssemblyIssue> notes;
         const auto add = [&](std::vector<std::string> names, std::string what, Remedy remedy) {
@@ -234,15 +241,21 @@ private:
     Cluster build() {
         ClusterBuilder builder(o_.name.empty() && fabric_ ? file_stem(fabric_->source) : o_.name);
         std::unordered_map<std::string, TypeId> type_of_tree;
+        // Gathered hosts share their trees: one signature per tree, not per host.
+        std::unordered_map<const MachineTree*, TypeId> type_of_shared_tree;
         constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
         std::vector<std::uint32_t> machine_of_node(fabric_ ? fabric_->nodes.size() : 0, none);
         for (std::uint32_t m = 0; m < machines_.size(); ++m) {
             const Machine& mc = machines_[m];
-            auto [it, fresh] = type_of_tree.try_emplace(mc.tree->signature());
-            if (fresh)
-                it->second = builder.add_type(MachineType(mc.description, *mc.tree, o_.node_level,
-                                                          LevelLatencies::defaults()));
-            builder.add_machine(mc.name, it->second);
+            auto [shared, first_of_tree] = type_of_shared_tree.try_emplace(mc.tree);
+            if (first_of_tree) {
+                auto [it, fresh] = type_of_tree.try_emplace(mc.tree->signature());
+                if (fresh)
+                    it->second = builder.add_type(MachineType(
+                        mc.description, *mc.tree, o_.node_level, LevelLatencies::defaults()));
+                shared->second = it->second;
+            }
+            builder.add_machine(mc.name, shared->second);
             if (mc.fabric_node != none) machine_of_node[mc.fabric_node] = m;
         }
         const LinkClass host = LinkClass::HostSwitch, sw = LinkClass::SwitchSwitch;
@@ -287,7 +300,7 @@ private:
         return "flat";
     }
 
-    const std::vector<HostExport>& hosts_;
+    std::vector<HostRef> hosts_;
     const Fabric* fabric_;
     const AssembleOptions& o_;
     std::unordered_map<std::string, std::size_t> host_index_;
@@ -313,13 +326,35 @@ void set_latency_override(AssembleOptions& options, std::string_view text) {
 Assembly assemble_from_files(const ClusterSources& sources, const AssembleOptions& options) {
     if (!sources.ibnetdiscover.empty() && !sources.slurm.empty())
         throw UsageError("ClusterSources: give at most one fabric, ibnetdiscover or slurm");
-    std::optional<Fabric> fabric;
-    auto read = [&](const std::string& path, auto reader) {
-        std::istringstream in(read_all(path));
-        fabric = reader(in, path == "-" ? std::string("<stdin>") : path);
+    if (!sources.node_name_map.empty() && sources.ibnetdiscover.empty())
+        throw UsageError("ClusterSources: a node-name map names the nodes of ibnetdiscover "
+                         "output; give one");
+    const auto display = [](const std::string& path) {
+        return path == "-" ? std::string("<stdin>") : path;
     };
-    if (!sources.ibnetdiscover.empty()) read(sources.ibnetdiscover, read_ibnetdiscover);
-    if (!sources.slurm.empty()) read(sources.slurm, read_slurm_topology);
+    std::optional<NodeNameMap> map;
+    if (!sources.node_name_map.empty()) {
+        std::istringstream in(read_all(sources.node_name_map));
+        map = read_node_name_map(in, display(sources.node_name_map));
+    }
+    std::optional<Fabric> fabric;
+    if (!sources.ibnetdiscover.empty()) {
+        std::vector<Fabric> subnets;
+        for (const std::string& path : sources.ibnetdiscover) {
+            std::istringstream in(read_all(path));
+            subnets.push_back(read_ibnetdiscover(in, display(path), {map ? &*map : nullptr}));
+        }
+        fabric = merge_fabrics(std::move(subnets));
+    }
+    if (!sources.slurm.empty()) {
+        std::istringstream in(read_all(sources.slurm));
+        fabric = read_slurm_topology(in, display(sources.slurm));
+    }
+    if (sources.gathered) {
+        if (!sources.hosts.empty())
+            throw UsageError("ClusterSources: give hosts as files or gathered, not both");
+        return assemble_gathered(*sources.gathered, fabric ? &*fabric : nullptr, options);
+    }
     const std::vector<HostExport> hosts =
         sources.hosts.empty() ? std::vector<HostExport>{}
                               : load_host_exports(sources.hosts, options.hwloc_sandbox,
@@ -336,7 +371,24 @@ Assembly assemble_from_files(const ClusterSources& sources, const AssembleOption
 
 Assembly assemble_cluster(const std::vector<HostExport>& hosts, const Fabric* fabric,
                           const AssembleOptions& options) {
-    return Assembler(hosts, fabric, options).run();
+    std::vector<HostRef> refs;
+    refs.reserve(hosts.size());
+    for (const HostExport& h : hosts)
+        refs.push_back({h.name, &h.tree, h.source, h.allowed.restricted(), h.renamed});
+    return Assembler(std::move(refs), fabric, options).run();
+}
+
+Assembly assemble_gathered(const GatheredHosts& hosts, const Fabric* fabric,
+                           const AssembleOptions& options) {
+    std::vector<HostRef> refs;
+    refs.reserve(hosts.hosts.size());
+    for (const GatheredHosts::Host& h : hosts.hosts) {
+        if (h.tree >= hosts.trees.size())
+            throw UsageError(fmt::format("GatheredHosts: host '{}' names tree {} of {}", h.name,
+                                         h.tree, hosts.trees.size()));
+        refs.push_back({h.name, &hosts.trees[h.tree], h.source, false, false});
+    }
+    return Assembler(std::move(refs), fabric, options).run();
 }
 
 } // namespace nettopo

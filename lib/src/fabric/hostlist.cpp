@@ -8,8 +8,11 @@
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/parse.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <iterator>
 
 namespace nettopo {
 
@@ -205,6 +208,20 @@ std::string compress_hostlist(const std::vector<std::string>& names) {
         i = j;
     }
     return out;
+}
+
+std::string hostlist_excerpt(const std::vector<std::string>& names, std::size_t shown) {
+    const std::size_t n = std::min(shown, names.size());
+    const std::vector<std::string> first(names.begin(), names.begin() + n);
+    std::string list;
+    try {
+        list = compress_hostlist(first);
+    } catch (const InputError&) { // a name no hostlist can hold: a plain list
+        list = fmt::format("{}", fmt::join(first, ","));
+    }
+    if (names.size() > n)
+        fmt::format_to(std::back_inserter(list), " and {} more", names.size() - n);
+    return list;
 }
 
 } // namespace nettopo

@@ -21,18 +21,28 @@
 // The second kind is a port without a peer: it declares the node, no link.
 // Here a node is the GUID the line prints, which ibnetdiscover takes from the
 // port: for a switch the GUID of port 0 (in practice the node GUID), for a CA
-// the port GUID (the node GUID + port, usually), so each port of a dual-port
-// HCA is a distinct GUID; that only shows when a CA has no description (its
-// name is then H-<that GUID>, not the node GUID the topology file prints).
-// The two descriptions are split at the first "' - '".
+// the port GUID (see below). The two descriptions are split at the first
+// "' - '". A line without width and speed (older output) gives an unknown
+// bandwidth, as does a topology file's port line that ends at the LID.
 //
-// Naming: switches S-<guid>, routers R-<guid> (as ibnetdiscover names them;
-// both are switches of the fabric), channel adapters the host named by the
-// first word of their description, H-<guid> when it is empty. Two CAs with
-// the same host name (a host with two HCAs) are one host: its first
-// description is kept and the links of both HCAs are its links. A GUID's
-// description is the first one read (with a node-name map the headers and the
-// peers' lines can differ).
+// Adapters by node GUID: the topology file names every node "X-<node
+// GUID>"; the -p report prints a CA's port GUID (the node GUID + the port
+// number on older adapters, so each port of a dual-port HCA is a distinct
+// GUID there). Its "DR path" trace lines (-s: "0,1,6,10 -> new Channel
+// Adapter {<node guid>} portnum 1 ...") give the node GUIDs: the path's
+// parent is a switch whose report line for the path's last port names the
+// adapter's port GUID, checked against the trace's port number; the
+// initiator (route "0") is the one CA port of its first switch that no route
+// reaches. Without them (no -s), an adapter of the report is the GUID it
+// prints.
+//
+// Naming (fabric.hpp says the rules): switches S-<guid>, routers R-<guid>
+// (both are switches of the fabric), or the map's one-word name; channel
+// adapters grouped into hosts by the host their name names, then by system
+// image GUID, else H-<guid>; SHARP aggregation nodes left out. A host's
+// description is that of its first adapter read; a GUID's description is
+// the first one read (with a node-name map the headers and the peers' lines
+// can differ); with a map, a node the map names is described by the map.
 //
 // Links: a port line pairs two port ends. Each physical link (cable) is kept
 // once whether one or both ends report it (a truncated dump still gives its
@@ -45,16 +55,18 @@
 // which a known one of another report replaces. A cable whose two ends are
 // the same node after naming (a switch port looped to another of its ports,
 // two HCAs of one host cabled together) is dropped: FabricLink joins two
-// distinct nodes.
+// distinct nodes; so are the cables of the adapters left out.
 #include "nettopo/fabric/fabric.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/parse.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <fmt/format.h>
 #include <istream>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -146,11 +158,20 @@ struct PortEnd {
 };
 
 struct GuidRec {
-    std::uint64_t guid = 0;
+    std::uint64_t guid = 0; // as the source prints it (-p: a CA's port GUID)
     Kind kind = Kind::Switch;
     std::string desc;
     std::size_t line = 0;
-    std::vector<PortEnd> ports = {}; // by port number, as far as the highest one linked
+    std::vector<PortEnd> ports = {};          // by port number, as far as the highest one linked
+    std::optional<std::uint64_t> sysimg{};    // system image GUID (topology file)
+    std::optional<std::uint64_t> node_guid{}; // -p: from the DR path trace
+};
+
+// A "DR path" trace line: the node at the end of a directed route.
+struct DrNode {
+    Kind kind = Kind::Switch;
+    std::uint64_t guid = 0; // node GUID
+    unsigned port = 0;      // a CA's port the route enters by
 };
 
 struct Cable {
@@ -165,6 +186,17 @@ double lower_known(double x, double y) {
     return std::min(x, y);
 }
 
+// What the SHARP firmware of NVIDIA (Mellanox) Quantum switches names the
+// adapter of each switch's aggregation node.
+bool is_aggregation_node(std::string_view desc) {
+    constexpr std::string_view sharp = "mellanox technologies aggregation node";
+    desc = trim(desc);
+    return desc.size() == sharp.size() &&
+           std::equal(desc.begin(), desc.end(), sharp.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) == b;
+           });
+}
+
 class IbReader {
 public:
     explicit IbReader(const std::string& source) : source_(source) {}
@@ -175,7 +207,11 @@ public:
         while (std::getline(in, buf)) {
             ++line_;
             const std::string_view s = trim(buf);
-            if (s.empty() || s.front() == '#' || s.starts_with("DR path")) continue;
+            if (s.empty() || s.front() == '#') continue;
+            if (s.starts_with("DR path")) {
+                dr_line(s);
+                continue;
+            }
             if (format == Format::Unknown) {
                 Scan sc{s};
                 const std::string_view w = sc.token();
@@ -186,11 +222,75 @@ public:
             else
                 topology_line(s);
         }
+        if (format == Format::Ports) resolve_node_guids();
     }
 
-    Fabric finish() &&;
+    Fabric finish(const IbnetdiscoverOptions& options) &&;
 
 private:
+    // "DR path slid 0; dlid 0; 0,1,6,10 -> new Channel Adapter {0002c9030006db4c}
+    // portnum 1 lid 0-0 \"\"": progress traces, read for the node GUIDs
+    // they give and otherwise skipped; one that does not parse is skipped too.
+    void dr_line(std::string_view s) {
+        const std::size_t arrow = s.find(" -> ");
+        const std::size_t semi = s.substr(0, arrow).rfind(';');
+        const std::size_t open = s.find('{'), close = s.find('}');
+        if (arrow == std::string_view::npos || semi == std::string_view::npos ||
+            open == std::string_view::npos || close == std::string_view::npos || close < open ||
+            open < arrow)
+            return;
+        const std::string_view path = trim(s.substr(semi + 1, arrow - semi - 1));
+        const std::string_view what = s.substr(arrow + 4, open - arrow - 4);
+        Kind kind = Kind::Switch;
+        if (what.find("Channel Adapter") != std::string_view::npos)
+            kind = Kind::Ca;
+        else if (what.find("Router") != std::string_view::npos)
+            kind = Kind::Router;
+        else if (what.find("Switch") == std::string_view::npos)
+            return;
+        const auto guid = parse_hex(s.substr(open + 1, close - open - 1));
+        Scan tail{s.substr(close + 1)};
+        if (!guid || tail.token() != "portnum") return;
+        const auto port = parse_uint(tail.token());
+        if (!port || *port > 255) return;
+        dr_.emplace(std::string(path), DrNode{kind, *guid, static_cast<unsigned>(*port)});
+    }
+
+    // -p: each CA reached from a switch port is the node GUID of its trace.
+    void resolve_node_guids() {
+        for (const auto& [path, child] : dr_) {
+            const std::size_t comma = path.rfind(',');
+            if (child.kind != Kind::Ca || comma == std::string::npos) continue;
+            const auto parent = dr_.find(path.substr(0, comma));
+            const auto out = parse_uint(std::string_view(path).substr(comma + 1));
+            if (parent == dr_.end() || parent->second.kind != Kind::Switch || !out) continue;
+            const auto sw = by_guid_.find(parent->second.guid);
+            if (sw == by_guid_.end() || recs_[sw->second].ports.size() <= *out) continue;
+            const std::uint64_t peer = recs_[sw->second].ports[*out].peer;
+            GuidRec& ca = recs_[peer >> 8];
+            if (peer == 0 || ca.kind != Kind::Ca || (peer & 0xff) != child.port) continue;
+            if (!ca.node_guid) ca.node_guid = child.guid;
+        }
+        // The initiator (route "0", a CA) is reached by no route: it is the one
+        // CA port on the switch of route "0,<its port>" that no route reached.
+        const auto init = dr_.find("0");
+        if (init == dr_.end() || init->second.kind != Kind::Ca) return;
+        const auto first = dr_.find(fmt::format("0,{}", init->second.port));
+        if (first == dr_.end() || first->second.kind != Kind::Switch) return;
+        const auto sw = by_guid_.find(first->second.guid);
+        if (sw == by_guid_.end()) return;
+        std::optional<std::uint32_t> found;
+        for (const PortEnd& e : recs_[sw->second].ports) {
+            const GuidRec& ca = recs_[e.peer >> 8];
+            if (e.peer == 0 || ca.kind != Kind::Ca || ca.node_guid ||
+                (e.peer & 0xff) != init->second.port)
+                continue;
+            if (found && *found != (e.peer >> 8)) return; // ambiguous: leave it
+            found = static_cast<std::uint32_t>(e.peer >> 8);
+        }
+        if (found) recs_[*found].node_guid = init->second.guid;
+    }
+
     [[noreturn]] void fail(const std::string& msg) const { throw InputError(source_, line_, msg); }
 
     static std::string guid_name(Kind k, std::uint64_t guid) {
@@ -274,6 +374,10 @@ private:
     }
 
     void link(std::uint32_t a, unsigned pa, std::uint32_t b, unsigned pb, double gbps) {
+        // The cables of the adapters left out are dropped anyway, unchecked.
+        if ((recs_[a].kind == Kind::Ca && is_aggregation_node(recs_[a].desc)) ||
+            (recs_[b].kind == Kind::Ca && is_aggregation_node(recs_[b].desc)))
+            return;
         const std::uint64_t ea = (std::uint64_t{a} << 8) | pa;
         const std::uint64_t eb = (std::uint64_t{b} << 8) | pb;
         if (ea == eb) fail(fmt::format("port {} is reported linked to itself", end_name(ea)));
@@ -322,20 +426,28 @@ private:
         if (!parse_uint(lid)) fail(fmt::format("bad LID '{}'", lid));
         const unsigned port = port_number(sc.token());
         const std::uint64_t guid = guid_0x(sc.token());
-        const std::string_view width = sc.token();
-        const std::string_view speed = sc.token();
-        const double gbps = rate(width, speed);
+        sc.blanks();
+        double gbps = 0; // older output gives no width and speed: unknown
+        if (!sc.at('-') && !sc.at('\'')) {
+            const std::string_view width = sc.token();
+            const std::string_view speed = sc.token();
+            gbps = rate(width, speed);
+        }
         sc.blanks();
         const std::string_view rest = sc.rest();
-        if (rest.starts_with('\'')) { // a port without a peer: the node, no link
-            if (rest.size() < 2 || rest.back() != '\'')
-                fail("expected the node description in quotes after the speed");
-            node(kind, guid, rest.substr(1, rest.size() - 2));
-            return;
-        }
-        if (!rest.starts_with('-'))
+        if (rest.empty())
             fail("expected '- <peer type> <lid> <port> <guid> ( ... )' or the node description "
                  "after the speed");
+        if (!rest.starts_with('-')) { // a port without a peer: the node, no link
+            std::string_view desc = rest;
+            if (desc.starts_with('\'')) {
+                if (desc.size() < 2 || desc.back() != '\'')
+                    fail("expected the node description in quotes after the speed");
+                desc = desc.substr(1, desc.size() - 2);
+            }
+            node(kind, guid, desc);
+            return;
+        }
         sc.i += 1;
         const Kind peer_kind = ports_kind(sc.token());
         const std::string_view peer_lid = sc.token();
@@ -413,13 +525,15 @@ private:
             const std::string_view key = w.substr(0, eq);
             if (key == "vendid" || key == "devid") {
                 current_.reset();
+                if (key == "vendid") sysimg_.reset(); // a new block
                 return;
             }
             if (key == "sysimgguid" || key == "switchguid" || key == "caguid" || key == "rtguid") {
                 current_.reset();
                 std::string_view v = w.substr(eq + 1);
                 v = v.substr(0, v.find('(')); // switchguid=0x...(port guid)
-                guid_0x(v);
+                const std::uint64_t g = guid_0x(v);
+                if (key == "sysimgguid") sysimg_ = g;
                 return;
             }
         }
@@ -460,6 +574,8 @@ private:
             desc = c.substr(open + 1, close - open - 1);
         }
         current_ = node(want, guid, desc);
+        if (sysimg_ && !recs_[*current_].sysimg) recs_[*current_].sysimg = sysimg_;
+        sysimg_.reset();
     }
 
     // [1]  "H-0002c9030002e6d0"[1](2c9030002e6d1)   # "peer desc" lid 5 4xQDR
@@ -494,7 +610,8 @@ private:
             Scan tail{c.substr(close + 6)};
             const std::string_view lid = tail.token();
             if (!parse_uint(lid)) fail(fmt::format("bad LID '{}'", lid));
-            gbps = rate_glued(tail.token());
+            // Older output ends at the LID: unknown width and speed.
+            if (const std::string_view ws = tail.token(); !ws.empty()) gbps = rate_glued(ws);
         }
         const std::uint32_t peer = node(peer_kind, peer_guid, peer_desc);
         link(*current_, port, peer, peer_port, gbps);
@@ -505,40 +622,161 @@ private:
     std::vector<GuidRec> recs_;
     std::unordered_map<std::uint64_t, std::uint32_t> by_guid_;
     std::vector<Cable> cables_;
-    std::optional<std::uint32_t> current_; // topology file: the node whose ports follow
+    std::optional<std::uint32_t> current_;       // topology file: the node whose ports follow
+    std::optional<std::uint64_t> sysimg_;        // topology file: the block's sysimgguid
+    std::unordered_map<std::string, DrNode> dr_; // -p: the trace lines by route
 };
 
-Fabric IbReader::finish() && {
+bool is_host_word(std::string_view w) {
+    if (w.empty() || !std::isalnum(static_cast<unsigned char>(w.front()))) return false;
+    return std::all_of(w.begin(), w.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+    });
+}
+
+// A device name as the node description gives it after the host name:
+// Mellanox OFED's "HCA-1", or the kernel's RDMA device name (mlx5_0, mlx4_1,
+// qib0, hfi1_0, mthca0, ipath0, irdma0, bnxt_re0, rxe0, ...): lower-case
+// letters, digits and underscores, ending in a digit.
+bool is_device_word(std::string_view w) {
+    if (w.starts_with("HCA-"))
+        return w.size() > 4 && std::all_of(w.begin() + 4, w.end(), [](char c) {
+                   return std::isdigit(static_cast<unsigned char>(c));
+               });
+    if (w.size() < 2 || !std::islower(static_cast<unsigned char>(w.front())) ||
+        !std::isdigit(static_cast<unsigned char>(w.back())))
+        return false;
+    return std::all_of(w.begin(), w.end(), [](char c) {
+        return std::islower(static_cast<unsigned char>(c)) ||
+               std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+    });
+}
+
+std::vector<std::string_view> words(std::string_view s) {
+    std::vector<std::string_view> out;
+    Scan sc{s};
+    for (std::string_view w = sc.token(); !w.empty(); w = sc.token()) out.push_back(w);
+    return out;
+}
+
+// The host a name (an adapter's description, or the map's name for it)
+// names, empty if none.
+std::string_view host_named(std::string_view name, bool from_map) {
+    const std::vector<std::string_view> w = words(name);
+    if (w.size() >= 2 && is_host_word(w[0]) && is_device_word(w[1])) return w[0];
+    if (from_map && w.size() == 1 && is_host_word(w[0])) return w[0];
+    return {};
+}
+
+Fabric IbReader::finish(const IbnetdiscoverOptions& options) && {
     Fabric f;
     f.source = source_;
     if (recs_.empty())
         throw InputError(source_, 0, "no InfiniBand node found (expected ibnetdiscover output)");
+    const NodeNameMap* map = options.node_name_map;
+    const auto node_guid = [&](const GuidRec& r) { return r.node_guid.value_or(r.guid); };
+    const auto mapped = [&](const GuidRec& r) -> const std::string* {
+        return map ? map->find(node_guid(r)) : nullptr;
+    };
+    // Each record's name: hosts first (switch names from the map must not
+    // take theirs), then the adapters that name no host, then the switches.
+    std::vector<std::string> name_of(recs_.size());
+    std::vector<bool> left_out(recs_.size(), false);
+    std::unordered_map<std::string, bool> taken; // name -> is a switch
+    // Host names by system image GUID; "" when several.
+    std::unordered_map<std::uint64_t, std::string> host_of_image;
+    for (std::size_t i = 0; i < recs_.size(); ++i) {
+        const GuidRec& r = recs_[i];
+        if (r.kind != Kind::Ca) continue;
+        if (is_aggregation_node(r.desc)) {
+            left_out[i] = true;
+            continue;
+        }
+        const std::string* m = mapped(r);
+        name_of[i] = std::string(host_named(m ? *m : r.desc, m != nullptr));
+        if (name_of[i].empty()) continue;
+        taken.emplace(name_of[i], false);
+        if (r.sysimg) {
+            const auto [it, added] = host_of_image.try_emplace(*r.sysimg, name_of[i]);
+            if (!added && it->second != name_of[i]) it->second.clear();
+        }
+    }
+    // Nameless adapters of one system image with no named one: one host,
+    // named after the lowest node GUID among them.
+    std::unordered_map<std::uint64_t, std::uint64_t> lowest_of_image;
+    for (std::size_t i = 0; i < recs_.size(); ++i) {
+        const GuidRec& r = recs_[i];
+        if (r.kind != Kind::Ca || left_out[i] || !name_of[i].empty() || !r.sysimg ||
+            host_of_image.contains(*r.sysimg))
+            continue;
+        const auto [it, added] = lowest_of_image.try_emplace(*r.sysimg, node_guid(r));
+        if (!added) it->second = std::min(it->second, node_guid(r));
+    }
+    for (std::size_t i = 0; i < recs_.size(); ++i) {
+        const GuidRec& r = recs_[i];
+        if (r.kind != Kind::Ca || left_out[i] || !name_of[i].empty()) continue;
+        std::uint64_t g = node_guid(r);
+        if (r.sysimg) {
+            if (const auto h = host_of_image.find(*r.sysimg);
+                h != host_of_image.end() && !h->second.empty()) {
+                name_of[i] = h->second;
+                continue;
+            }
+            if (const auto l = lowest_of_image.find(*r.sysimg); l != lowest_of_image.end())
+                g = l->second;
+        }
+        name_of[i] = guid_name(Kind::Ca, g);
+        taken.emplace(name_of[i], false);
+    }
+    // A map's one-word switch name, unless another node has it.
+    std::unordered_map<std::string, std::uint32_t> switch_names;
+    for (const GuidRec& r : recs_)
+        if (r.kind != Kind::Ca)
+            if (const std::string* m = mapped(r); m && words(*m).size() == 1 && is_host_word(*m))
+                ++switch_names[*m];
+    for (std::size_t i = 0; i < recs_.size(); ++i) {
+        const GuidRec& r = recs_[i];
+        if (r.kind == Kind::Ca) continue;
+        const std::string* m = mapped(r);
+        if (m && switch_names.contains(*m) && switch_names[*m] == 1 && !taken.contains(*m))
+            name_of[i] = *m;
+        else
+            name_of[i] = guid_name(r.kind, r.guid);
+    }
     std::unordered_map<std::string, std::uint32_t> by_name;
-    std::vector<std::uint32_t> node_of(recs_.size());
+    constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+    std::vector<std::uint32_t> node_of(recs_.size(), none);
     for (std::size_t i = 0; i < recs_.size(); ++i) {
         GuidRec& r = recs_[i];
-        std::string name;
-        if (r.kind == Kind::Ca) {
-            Scan sc{r.desc};
-            name = std::string(sc.token());
+        if (left_out[i]) {
+            f.switch_adapters.push_back(guid_name(Kind::Ca, node_guid(r)));
+            continue;
         }
-        if (name.empty()) name = guid_name(r.kind, r.guid);
         const bool is_switch = r.kind != Kind::Ca;
+        const std::string& name = name_of[i];
         const auto [it, added] =
             by_name.try_emplace(name, static_cast<std::uint32_t>(f.nodes.size()));
         if (added) {
-            f.nodes.push_back(FabricNode{name, is_switch, std::move(r.desc), r.line});
+            const std::string* m = mapped(r);
+            f.nodes.push_back(FabricNode{name, is_switch, m ? *m : std::move(r.desc), r.line, {}});
         } else if (f.nodes[it->second].is_switch != is_switch) {
             throw InputError(source_, r.line,
                              fmt::format("'{}' names both a host and a switch (line {})", name,
                                          f.nodes[it->second].line));
         }
+        std::vector<std::uint64_t>& guids = f.nodes[it->second].guids;
+        if (std::find(guids.begin(), guids.end(), node_guid(r)) == guids.end())
+            guids.push_back(node_guid(r));
         node_of[i] = it->second;
     }
+    for (FabricNode& n : f.nodes) std::sort(n.guids.begin(), n.guids.end());
+    std::sort(f.switch_adapters.begin(), f.switch_adapters.end());
+    f.switch_adapters.erase(std::unique(f.switch_adapters.begin(), f.switch_adapters.end()),
+                            f.switch_adapters.end());
     std::unordered_map<std::uint64_t, std::uint32_t> link_of; // (min << 32 | max) node indexes
     for (const Cable& c : cables_) {
         const std::uint32_t a = node_of[c.a], b = node_of[c.b];
-        if (a == b) continue;
+        if (a == none || b == none || a == b) continue;
         const std::uint64_t key = (std::uint64_t{std::min(a, b)} << 32) | std::max(a, b);
         const auto [it, added] =
             link_of.try_emplace(key, static_cast<std::uint32_t>(f.links.size()));
@@ -560,10 +798,11 @@ Fabric IbReader::finish() && {
 
 } // namespace
 
-Fabric read_ibnetdiscover(std::istream& in, const std::string& source) {
+Fabric read_ibnetdiscover(std::istream& in, const std::string& source,
+                          const IbnetdiscoverOptions& options) {
     IbReader r(source);
     r.read(in);
-    return std::move(r).finish();
+    return std::move(r).finish(options);
 }
 
 } // namespace nettopo

@@ -2,6 +2,8 @@
 
 #include "nettopo/support/error.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <fmt/format.h>
 
 namespace nettopo {
@@ -147,6 +149,56 @@ MachineTree MachineTree::Builder::finish() && {
                                          to_string(o.type), o.logical_index));
     }
     return std::move(tree_);
+}
+
+namespace {
+
+// One "parent/type/os_index/size;" entry of a signature.
+struct SignatureEntry {
+    ObjectId parent;
+    ObjectType type;
+    std::uint32_t os_index;
+    std::uint64_t size_bytes;
+};
+
+SignatureEntry read_signature_entry(std::string_view& text) {
+    const auto bad = [&] {
+        return InputError(fmt::format("not a machine tree signature near '{}'",
+                                      text.substr(0, std::min<std::size_t>(text.size(), 32))));
+    };
+    std::uint64_t fields[4] = {};
+    const char* p = text.data();
+    const char* end = text.data() + text.size();
+    for (int i = 0; i < 4; ++i) {
+        const auto [next, ec] = std::from_chars(p, end, fields[i]);
+        if (ec != std::errc() || next == end || *next != (i < 3 ? '/' : ';')) throw bad();
+        p = next + 1;
+    }
+    if (fields[0] > Id<void>::invalid_value || fields[1] >= object_type_count ||
+        fields[2] > unknown_os_index)
+        throw bad();
+    text.remove_prefix(static_cast<std::size_t>(p - text.data()));
+    return {ObjectId(static_cast<std::uint32_t>(fields[0])), static_cast<ObjectType>(fields[1]),
+            static_cast<std::uint32_t>(fields[2]), fields[3]};
+}
+
+} // namespace
+
+MachineTree tree_from_signature(std::string_view text) {
+    MachineTree::Builder builder;
+    const std::size_t bar = text.find('|');
+    if (bar == std::string_view::npos)
+        throw InputError("not a machine tree signature: no '|' between objects and memory");
+    std::string_view objects = text.substr(0, bar), memory = text.substr(bar + 1);
+    while (!objects.empty()) {
+        const SignatureEntry e = read_signature_entry(objects);
+        builder.add(e.type, e.parent, e.os_index, e.size_bytes);
+    }
+    while (!memory.empty()) {
+        const SignatureEntry e = read_signature_entry(memory);
+        builder.add_memory(e.type, e.parent, e.os_index, e.size_bytes);
+    }
+    return std::move(builder).finish();
 }
 
 } // namespace nettopo

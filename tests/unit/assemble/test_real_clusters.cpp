@@ -180,7 +180,7 @@ TEST_CASE("assembly: hosts matched with the fabric by name", "[real-clusters]") 
         AssembleOptions o;
         o.hosts_only = true;
         CHECK_THROWS_AS(assemble_cluster(hosts, &f, o), UsageError);
-        CHECK_THROWS_AS(assemble_from_files({{}, "a.txt", "b.conf"}, {}), UsageError);
+        CHECK_THROWS_AS(assemble_from_files({{}, {"a.txt"}, "b.conf"}, {}), UsageError);
         CHECK_THROWS_WITH(set_latency_override(o, "local=5"),
                           StartsWith("'local=5': discovered fabrics have host-switch and "
                                      "switch-switch links only"));
@@ -250,7 +250,7 @@ TEST_CASE("assembly: plafrim's exports under fully qualified names", "[real-clus
     o.host_naming = HostNaming::file_name;
     ClusterSources s;
     s.hosts = {tmp.path.string()};
-    s.ibnetdiscover = real_cluster_dir("plafrim") + "/ib-subnet-0.txt";
+    s.ibnetdiscover = {real_cluster_dir("plafrim") + "/ib-subnet-0.txt"};
     const Assembly fqdn = assemble_from_files(s, o);
     const Assembly plain = assemble_real_cluster("plafrim");
     CHECK(fqdn.cluster.num_machines() == plain.cluster.num_machines());
@@ -299,4 +299,31 @@ TEST_CASE("assembly: restricted and renamed exports are notes, not mismatches", 
 TEST_CASE("assembly: names no hostlist can hold are listed plainly", "[real-clusters]") {
     const AssemblyIssue issue{"host", "left out", {"odd,name", "b[1"}};
     CHECK(issue.summary() == "2 hosts left out: odd,name,b[1");
+}
+
+TEST_CASE("a Quantum fabric: SHARP aggregation nodes are a note, not machines", "[real-clusters]") {
+    const std::string path =
+        std::string(NETTOPO_SHARED_DATA) + "/fabrics/dgx-superpod-small.ibnetdiscover";
+    if (!std::filesystem::exists(path)) {
+        WARN("skipped: no " << path);
+        return;
+    }
+    ClusterSources s;
+    s.ibnetdiscover = {path};
+    AssembleOptions o;
+    o.default_machine = "pu:1";
+    const Assembly a = assemble_from_files(s, o);
+    // grep -c '^Ca' gives 8 adapters: 4 "Mellanox Technologies Aggregation
+    // Node" (one per switch, port 37) and 4 hosts (Host2_1..3, l-csi-r750-05).
+    CHECK(a.cluster.num_machines() == 4);
+    CHECK(a.cluster.num_switches() == 4);
+    CHECK(a.issues.empty());
+    REQUIRE(a.notes.size() == 1);
+    CHECK(a.notes[0].summary() ==
+          "4 SHARP aggregation nodes left out of the hosts, as adapters of their switches: "
+          "H-248a0703005bc7c8,H-7cfe900300ac2d58,H-7cfe900300b1dff8,H-bbbbbbbbbbbbbbbb");
+    // Host2_1 and l-csi-r750-05: Host2_1's switch S-2222... is cabled to
+    // S-3333... which is cabled to S-4444... (l-csi-r750-05's): 4 hops.
+    CHECK(hops(a.cluster, "Host2_1", "l-csi-r750-05") == 4);
+    CHECK_THROWS_AS(assemble_from_files({{}, {}, "", "map.txt"}, o), UsageError);
 }

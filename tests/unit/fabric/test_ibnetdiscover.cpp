@@ -1,6 +1,7 @@
 // read_ibnetdiscover: the real dumps of ../shared/data/clusters (ports report
 // of ibnetdiscover -p), the same small fabric in both formats, and malformed
-// inputs, each rejected at the right line.
+// inputs, each rejected at the right line; which adapters are hosts; the
+// node-name map; several subnets merged.
 #include "nettopo/fabric/fabric.hpp"
 #include "nettopo/support/error.hpp"
 
@@ -18,9 +19,27 @@ using Catch::Contains;
 
 namespace {
 
-Fabric parse(const std::string& text, const std::string& source = "t.txt") {
+Fabric parse(const std::string& text, const std::string& source = "t.txt",
+             const NodeNameMap* map = nullptr) {
     std::istringstream in(text);
-    return read_ibnetdiscover(in, source);
+    return read_ibnetdiscover(in, source, {map});
+}
+
+NodeNameMap map_of(const std::string& text) {
+    std::istringstream in(text);
+    return read_node_name_map(in, "map.txt");
+}
+
+std::string read_text(const std::string& path) {
+    std::ifstream in(path);
+    REQUIRE(in);
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+}
+
+std::string shared_fabric(const std::string& name) {
+    return std::string(NETTOPO_SHARED_DATA) + "/fabrics/" + name;
 }
 
 Fabric parse_file(const std::string& path) {
@@ -333,7 +352,8 @@ TEST_CASE("ibnetdiscover: details of both formats", "[ibnetdiscover]") {
                   "5 4xQDR\n");
         REQUIRE(f.nodes.size() == 2);
         CHECK(f.nodes[0].description == "top \"lid 4\" base port 0");
-        CHECK(f.nodes[1].name == "n7");
+        // '"x"' is no device name: the description names no host.
+        CHECK(f.nodes[1].name == "H-0000000000000002");
         CHECK(f.nodes[1].description == "n7 \"x\" lid 2 4xQDR");
         CHECK(f.links.at(0).bandwidth_gbps == 32);
     }
@@ -463,6 +483,257 @@ TEST_CASE("ibnetdiscover: malformed inputs", "[ibnetdiscover]") {
             } catch (const InputError& e) {
                 CHECK_THAT(e.what(), Contains("t.txt: no InfiniBand node"));
             }
+        }
+    }
+}
+
+// What is a host (share/doc/clusters.md): descriptions that name one, SHARP
+// aggregation nodes, vendor strings, system images, node GUIDs.
+TEST_CASE("ibnetdiscover: which adapters are hosts", "[ibnetdiscover]") {
+    SECTION("a host word then a device name names the host") {
+        const Fabric f = parse("SW 1 1 0x01 4x EDR - CA 2 1 0xa1 ( 's' - 'hostA mlx5_0' )\n"
+                               "SW 1 2 0x01 4x EDR - CA 3 1 0xa2 ( 's' - 'n-1.x qib0' )\n"
+                               "SW 1 3 0x01 4x EDR - CA 4 1 0xa3 ( 's' - 'Host2_1 hfi1_0' )\n"
+                               "SW 1 4 0x01 4x EDR - CA 5 1 0xa4 ( 's' - 'n9 HCA-3 (spare)' )\n"
+                               "SW 1 5 0x01 4x EDR - CA 6 1 0xa5 ( 's' - 'n9 HCA-4' )\n");
+        std::vector<std::string> names;
+        for (const FabricNode& n : f.nodes)
+            if (!n.is_switch) names.push_back(n.name);
+        CHECK(names == std::vector<std::string>{"hostA", "n-1.x", "Host2_1", "n9"});
+        // n9's two adapters: one host, both GUIDs, a link each (one switch: x2)
+        REQUIRE(node(f, "n9"));
+        CHECK(node(f, "n9")->guids == std::vector<std::uint64_t>{0xa4, 0xa5});
+        CHECK(link(f, "n9", "S-0000000000000001")->multiplicity == 2);
+    }
+    SECTION("vendor strings and empty descriptions: a host per adapter, never merged") {
+        const Fabric f = parse(
+            "SW 1 1 0x01 4x QDR - CA 2 1 0xa1 ( 's' - 'MT25408 ConnectX Mellanox Technologies' )\n"
+            "SW 1 2 0x01 4x QDR - CA 3 1 0xa2 ( 's' - 'MT25408 ConnectX Mellanox Technologies' )\n"
+            "SW 1 3 0x01 4x QDR - CA 4 1 0xa3 ( 's' - '' )\n"
+            "SW 1 4 0x01 4x QDR - CA 5 1 0xa4 ( 's' - 'node7' )\n");
+        REQUIRE(f.nodes.size() == 5);
+        for (const char* h : {"H-00000000000000a1", "H-00000000000000a2", "H-00000000000000a3",
+                              "H-00000000000000a4"}) {
+            INFO(h);
+            REQUIRE(node(f, h));
+            CHECK(!node(f, h)->is_switch);
+            CHECK(link(f, h, "S-0000000000000001"));
+        }
+        CHECK(node(f, "H-00000000000000a1")->description ==
+              "MT25408 ConnectX Mellanox Technologies");
+    }
+    SECTION("SHARP aggregation nodes are left out with their cables") {
+        const Fabric f = parse(
+            "SW 1 1 0x01 4x HDR - CA 2 1 0xa1 ( 's' - 'Mellanox Technologies Aggregation Node' )\n"
+            "SW 1 2 0x01 4x HDR - CA 3 1 0xa2 ( 's' - 'w1 mlx5_0' )\n"
+            "SW 4 9 0x04 4x HDR - CA 5 1 0xa5 ( 't' - ' Mellanox Technologies Aggregation Node ' "
+            ")\n"
+            "SW 4 8 0x04 4x HDR - SW 1 3 0x01 ( 't' - 's' )\n");
+        CHECK(f.nodes.size() == 3);
+        CHECK(f.links.size() == 2);
+        CHECK(f.switch_adapters ==
+              std::vector<std::string>{"H-00000000000000a1", "H-00000000000000a5"});
+    }
+    SECTION("the adapters of one system image: with the host one of them names") {
+        const std::string blocks =
+            "vendid=0x2c9\ndevid=0xd2f0\nsysimgguid=0x10\nswitchguid=0x10(10)\n"
+            "Switch\t41 \"S-0000000000000010\"\t# \"leaf\" base port 0 lid 1 lmc 0\n"
+            "[1]\t\"H-00000000000000a1\"[1](a1)\t# \"gpu1 HCA-1\" lid 2 4xHDR\n"
+            "[2]\t\"H-00000000000000a2\"[1](a2)\t# \"MT4123 ConnectX6 Mellanox "
+            "Technologies\" lid 3 4xHDR\n"
+            "[3]\t\"H-00000000000000b2\"[1](b2)\t# \"MT4123 ConnectX6\" lid 4 4xHDR\n"
+            "[4]\t\"H-00000000000000b1\"[1](b1)\t# \"MT4123 ConnectX6\" lid 5 4xHDR\n"
+            "[5]\t\"H-00000000000000c1\"[1](c1)\t# \"MT4123 ConnectX6\" lid 6 4xHDR\n"
+            "\nvendid=0x2c9\ndevid=0x101b\nsysimgguid=0xa0\ncaguid=0xa1\n"
+            "Ca\t1 \"H-00000000000000a1\"\t# \"gpu1 HCA-1\"\n"
+            "[1](a1)\t\"S-0000000000000010\"[1]\t# lid 2 lmc 0 \"leaf\" lid 1 4xHDR\n"
+            "\nvendid=0x2c9\ndevid=0x101b\nsysimgguid=0xa0\ncaguid=0xa2\n"
+            "Ca\t1 \"H-00000000000000a2\"\t# \"MT4123 ConnectX6 Mellanox Technologies\"\n"
+            "[1](a2)\t\"S-0000000000000010\"[2]\t# lid 3 lmc 0 \"leaf\" lid 1 4xHDR\n"
+            "\nvendid=0x2c9\nsysimgguid=0xb0\ncaguid=0xb2\n"
+            "Ca\t1 \"H-00000000000000b2\"\t# \"MT4123 ConnectX6\"\n"
+            "\nvendid=0x2c9\nsysimgguid=0xb0\ncaguid=0xb1\n"
+            "Ca\t1 \"H-00000000000000b1\"\t# \"MT4123 ConnectX6\"\n"
+            "\nvendid=0x2c9\ncaguid=0xc1\n"
+            "Ca\t1 \"H-00000000000000c1\"\t# \"MT4123 ConnectX6\"\n";
+        const Fabric f = parse(blocks);
+        // a2 joins gpu1 (its system image's named host); b1 and b2 are one
+        // host named after the lower GUID; c1 (no system image) alone.
+        REQUIRE(f.nodes.size() == 4);
+        REQUIRE(node(f, "gpu1"));
+        CHECK(node(f, "gpu1")->guids == std::vector<std::uint64_t>{0xa1, 0xa2});
+        CHECK(link(f, "gpu1", "S-0000000000000010")->multiplicity == 2);
+        REQUIRE(node(f, "H-00000000000000b1"));
+        CHECK(node(f, "H-00000000000000b1")->guids == std::vector<std::uint64_t>{0xb1, 0xb2});
+        CHECK(link(f, "H-00000000000000b1", "S-0000000000000010")->multiplicity == 2);
+        CHECK(node(f, "H-00000000000000c1"));
+    }
+    SECTION("the -p report's adapters are their node GUIDs, from the DR path lines") {
+        // The two test files with every host description replaced by a vendor
+        // string: the hosts are H-<node GUID> in both formats, though the
+        // report prints port GUIDs (node GUID + 1).
+        const auto anonymous = [](std::string text) {
+            for (const char* d : {"node01 HCA-1", "node02 HCA-1", "node03 HCA-1", "node03 HCA-2"})
+                for (std::size_t at = text.find(d); at != std::string::npos; at = text.find(d))
+                    text.replace(at, std::string_view(d).size(), "MT26428 ConnectX");
+            return text;
+        };
+        const Fabric topo = parse(anonymous(read_text(test_data("small-topology.txt"))));
+        const Fabric ports = parse(anonymous(read_text(test_data("small-ports.txt"))));
+        CHECK(content(topo) == content(ports));
+        CHECK(node(ports, "H-0002c9030002e6d0")); // the initiator, route "0"
+        CHECK(node(ports, "H-0002c90300b3c4d0")); // route 0,1,35,1
+        CHECK(ports.nodes.size() == 6);
+        // Without the trace lines, the report's GUIDs are all it has.
+        std::string no_trace;
+        std::istringstream in(anonymous(read_text(test_data("small-ports.txt"))));
+        for (std::string l; std::getline(in, l);)
+            if (!l.starts_with("DR path")) no_trace += l + "\n";
+        CHECK(node(parse(no_trace), "H-0002c9030002e6d1"));
+    }
+    SECTION("the rdma-core man page's example: four vendor-string adapters, four hosts") {
+        const std::string path = shared_fabric("rdma-core-man-example.ibnetdiscover");
+        if (!std::filesystem::exists(path)) {
+            WARN("skipped: no " << path);
+            return;
+        }
+        // grep -c '^Ca' gives 4 adapters, all "MT23108 InfiniHost Mellanox
+        // Technologies"; H-0008f10403960558 has ports 1 and 2 cabled to ports
+        // 12 and 8 of S-005442ba00003080.
+        const Fabric f = parse_file(path);
+        CHECK(count_switches(f) == 2);
+        CHECK(f.nodes.size() - count_switches(f) == 4);
+        const FabricLink* two = link(f, "H-0008f10403960558", "S-005442ba00003080");
+        REQUIRE(two);
+        CHECK(two->multiplicity == 2);
+        CHECK(two->bandwidth_gbps == 2); // the lower: port 1 is 1xSDR
+    }
+}
+
+TEST_CASE("ibnetdiscover: older output without width and speed", "[ibnetdiscover]") {
+    const Fabric topo = parse("Switch\t24 \"S-005442ba00003080\"\t# \"ISR9024 Voltaire\" base "
+                              "port 0 lid 6 lmc 0\n"
+                              "[22]\t\"H-0008f10403961354\"[1](8f10403961355)\t# \"n1 HCA-1\" "
+                              "lid 4\n");
+    REQUIRE(topo.links.size() == 1);
+    CHECK(topo.links[0].bandwidth_gbps == 0);
+    const Fabric ports = parse("CA 4 1 0x01 - SW 6 22 0x02 ( 'n1 HCA-1' - 'sw' )\n"
+                               "SW 6 23 0x02 'sw'\n");
+    REQUIRE(ports.links.size() == 1);
+    CHECK(ports.links[0].bandwidth_gbps == 0);
+}
+
+TEST_CASE("ibnetdiscover: names from a node-name map", "[ibnetdiscover]") {
+    NodeNameMap map;
+    map.names = {{0x01, "leaf-1"},
+                 {0x02, "IB1 (Rack 11 spine 1) ISR9288"},
+                 {0x03, "dup"},
+                 {0x04, "dup"},
+                 {0xa1, "gpu7 mlx5_0"},
+                 {0xa2, "gpu7"},
+                 {0xa3, "spare adapter 3"},
+                 {0xa5, "leaf-1"}};
+    const Fabric f = parse("SW 1 1 0x01 4x EDR - CA 2 1 0xa1 ( 's1' - 'x mlx5_0' )\n"
+                           "SW 1 2 0x01 4x EDR - CA 3 1 0xa2 ( 's1' - '' )\n"
+                           "SW 1 3 0x01 4x EDR - CA 4 1 0xa3 ( 's1' - 'y mlx5_0' )\n"
+                           "SW 1 4 0x01 4x EDR - SW 5 1 0x02 ( 's1' - 's2' )\n"
+                           "SW 1 5 0x01 4x EDR - SW 6 1 0x03 ( 's1' - 's3' )\n"
+                           "SW 1 6 0x01 4x EDR - SW 7 1 0x04 ( 's1' - 's4' )\n"
+                           "SW 1 7 0x01 4x EDR - CA 8 1 0xa5 ( 's1' - 'z mlx5_0' )\n",
+                           "t.txt", &map);
+    // A map's host name ('gpu7 mlx5_0' or one word 'gpu7'); a map's name that
+    // names no host: H-<guid>, described by the map; unmapped: the description.
+    REQUIRE(node(f, "gpu7"));
+    CHECK(node(f, "gpu7")->guids == std::vector<std::uint64_t>{0xa1, 0xa2});
+    REQUIRE(node(f, "H-00000000000000a3"));
+    CHECK(node(f, "H-00000000000000a3")->description == "spare adapter 3");
+    // Switches: a one-word name no other node has; else S-<guid> described by
+    // the map. 'leaf-1' is the host 0xa5's name too: the host keeps it.
+    REQUIRE(node(f, "leaf-1"));
+    CHECK(!node(f, "leaf-1")->is_switch);
+    CHECK(node(f, "S-0000000000000001"));
+    REQUIRE(node(f, "S-0000000000000002"));
+    CHECK(node(f, "S-0000000000000002")->description == "IB1 (Rack 11 spine 1) ISR9288");
+    CHECK(node(f, "S-0000000000000003"));
+    CHECK(node(f, "S-0000000000000004"));
+    map.names[0x03] = "spine-3";
+    const Fabric g = parse("SW 1 5 0x01 4x EDR - SW 6 1 0x03 ( 's1' - 's3' )\n", "t.txt", &map);
+    CHECK(node(g, "leaf-1"));
+    CHECK(node(g, "spine-3"));
+    CHECK(link(g, "leaf-1", "spine-3"));
+}
+
+// read_node_name_map (infiniband-diags' format, as rdma-core's
+// util/node_name_map.c reads it) and merge_fabrics (one dump per subnet).
+TEST_CASE("node-name map: the format infiniband-diags reads", "[ibnetdiscover]") {
+    const NodeNameMap m = map_of("# IB1\n"
+                                 "   # Line cards\n"
+                                 "0x0008f104003f125c \"IB1 (Rack 11 slot 1   ) ISR9288\"\n"
+                                 "\n"
+                                 "0x0008f104003f125d\t\"leaf-2\"   # a comment\n"
+                                 "0x10 node10 HCA-1\n"
+                                 "0x11 \"first\"\n"
+                                 "0x11 \"second\"\n"
+                                 "0x12\n"
+                                 "0x13 \"\"\n"
+                                 "20 \"decimal\"\n"
+                                 "010 \"octal\"\n");
+    CHECK(m.source == "map.txt");
+    REQUIRE(m.find(0x0008f104003f125c));
+    CHECK(*m.find(0x0008f104003f125c) == "IB1 (Rack 11 slot 1   ) ISR9288");
+    CHECK(*m.find(0x0008f104003f125d) == "leaf-2");
+    CHECK(*m.find(0x10) == "node10 HCA-1"); // quotes are optional
+    CHECK(*m.find(0x11) == "first");        // the first line of a GUID wins
+    CHECK(m.find(0x12) == nullptr);         // no name: skipped
+    CHECK(m.find(0x13) == nullptr);
+    CHECK(*m.find(20) == "decimal");
+    CHECK(*m.find(8) == "octal");
+    CHECK(m.names.size() == 6);
+    for (const auto& [text, line] :
+         std::vector<std::pair<std::string, std::size_t>>{{"0x1 \"a\"\nnode01 \"b\"\n", 2},
+                                                          {"0x1 \"a\"\n\n0x2x \"b\"\n", 3},
+                                                          {"0xZZ \"a\"\n", 1},
+                                                          {"0x123456789012345678 \"big\"\n", 1}}) {
+        INFO(text);
+        try {
+            map_of(text);
+            FAIL("accepted");
+        } catch (const InputError& e) {
+            CHECK(e.line() == line);
+            CHECK_THAT(e.what(), Contains("bad GUID"));
+        }
+    }
+}
+
+TEST_CASE("merge_fabrics: one dump per subnet", "[ibnetdiscover]") {
+    // Subnet 0: hosts a and b on switch 0x01; subnet 1: a's second adapter
+    // and c on switch 0x02. Then subnet 0 again (overlapping dumps).
+    const std::string s0 = "SW 1 1 0x01 4x EDR - CA 2 1 0xa1 ( 's' - 'a mlx5_0' )\n"
+                           "SW 1 2 0x01 4x EDR - CA 3 1 0xb1 ( 's' - 'b mlx5_0' )\n"
+                           "SW 1 3 0x01 4x EDR - CA 3 1 0xb2 ( 's' - 'b mlx5_1' )\n";
+    const std::string s1 = "SW 1 1 0x02 4x HDR - CA 2 1 0xa2 ( 't' - 'a mlx5_1' )\n"
+                           "SW 1 2 0x02 4x HDR - CA 3 1 0xc1 ( 't' - 'c mlx5_0' )\n";
+    const Fabric f =
+        merge_fabrics({parse(s0, "ib0.txt"), parse(s1, "ib1.txt"), parse(s0, "ib0b.txt")});
+    CHECK(f.source == "ib0.txt");
+    CHECK(f.nodes.size() == 5);
+    REQUIRE(node(f, "a"));
+    CHECK(node(f, "a")->guids == std::vector<std::uint64_t>{0xa1, 0xa2});
+    CHECK(link(f, "a", "S-0000000000000001"));
+    CHECK(link(f, "a", "S-0000000000000002")->bandwidth_gbps == 200);
+    CHECK(link(f, "a", "S-0000000000000002")->line == 0); // not a line of ib0.txt
+    // b's two cables are in two dumps: counted once.
+    CHECK(link(f, "b", "S-0000000000000001")->multiplicity == 2);
+    CHECK(f.links.size() == 4);
+    SECTION("a name that is a host in one dump and a switch in another") {
+        NodeNameMap m;
+        m.names = {{0x02, "b"}};
+        std::istringstream in(s1);
+        try {
+            merge_fabrics({parse(s0, "ib0.txt"), read_ibnetdiscover(in, "ib1.txt", {&m})});
+            FAIL("accepted");
+        } catch (const InputError& e) {
+            CHECK_THAT(e.what(), Contains("ib1.txt:1: 'b' is a switch here but a host"));
         }
     }
 }

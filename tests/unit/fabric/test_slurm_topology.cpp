@@ -224,6 +224,15 @@ TEST_CASE("compress_hostlist folds runs and keeps the order", "[slurm]") {
     }
 }
 
+TEST_CASE("hostlist_excerpt: the first names as one expression, then how many more", "[slurm]") {
+    CHECK(hostlist_excerpt(numbered("n", 1, 3)) == "n[1-3]");
+    CHECK(hostlist_excerpt(numbered("n", 1, 12), 8) == "n[1-8] and 4 more");
+    CHECK(hostlist_excerpt(numbered("n", 1, 12), 12) == "n[1-12]");
+    CHECK(hostlist_excerpt({}).empty());
+    // A name no expression can hold (a comma, brackets): a plain list, not an error.
+    CHECK(hostlist_excerpt({"a,b", "c[1]", "d"}, 2) == "a,b,c[1] and 1 more");
+}
+
 TEST_CASE("compress_hostlist: expand(compress(names)) == names on random names", "[slurm]") {
     std::mt19937 rng(20240611);
     const std::vector<std::string> prefixes{"", "n", "node", "r1n", "s1-", "a.b", "x0y"};

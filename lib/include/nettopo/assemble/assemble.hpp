@@ -13,6 +13,7 @@
 #include "nettopo/support/error.hpp"
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,12 +58,14 @@ struct AssemblyIssue {
 
 struct Assembly {
     Cluster cluster;
-    std::vector<AssemblyIssue> issues;        // empty when everything matched
-    std::vector<std::string> defaulted_hosts; // fabric hosts given options.default_machine
-    // Worth knowing, not mismatches (strict ignores them): exports restricted
-    // to some PUs (Remedy::allowed_only when modelled whole), exports named
-    // after their files because they claim one HostName (Remedy::host_naming).
+    std::vector<AssemblyIssue> issues; // empty when everything matched
+    // Worth knowing, not mismatches (strict ignores them): the switches' own
+    // adapters (SHARP aggregation nodes) the fabric left out of the hosts,
+    // exports restricted to some PUs (Remedy::allowed_only when modelled
+    // whole), exports named after their files because they claim one
+    // HostName (Remedy::host_naming).
     std::vector<AssemblyIssue> notes;
+    std::vector<std::string> defaulted_hosts; // fabric hosts given options.default_machine
 };
 
 // What assemble_cluster throws when AssembleOptions::strict and the sources
@@ -81,14 +84,38 @@ private:
 // fabric has) into an override; ValueError on bad text.
 void set_latency_override(AssembleOptions& options, std::string_view kind_equals_ns);
 
+// Hosts whose trees are already in memory, each tree once however many hosts
+// have it: what a gather over the hosts themselves brings (identical
+// machines travel once), so that memory grows with the kinds of machines plus
+// the hosts, not with the hosts' trees.
+struct GatheredHosts {
+    struct Host {
+        std::string name;   // as a fabric names it
+        std::uint32_t tree; // index into `trees`
+        // Where the tree was read: it names the machine type as an export's
+        // file does ("hwloc:" and its last path component), e.g. the host.
+        std::string source;
+    };
+    std::vector<MachineTree> trees;
+    std::vector<Host> hosts; // distinct names
+};
+
 // Where a real cluster's description comes from.
 struct ClusterSources {
     std::vector<std::string> hosts; // hwloc exports: files and directories
-    std::string ibnetdiscover;      // ibnetdiscover output, or empty
+    // ibnetdiscover outputs, one per InfiniBand subnet (merge_fabrics), or none
+    std::vector<std::string> ibnetdiscover;
     std::string slurm;              // Slurm topology.conf / topology.yaml, or empty
+    std::string node_name_map = {}; // ibnetdiscover's node-name map, or empty
+    // Hosts already gathered, in place of (never with) `hosts`; not owned.
+    const GatheredHosts* gathered = nullptr;
 };
 
-// Reads the sources and assembles them; at most one fabric (UsageError).
+// Reads the sources and assembles them: one fabric, Slurm's or the
+// ibnetdiscover dumps merged (else UsageError); the node-name map names
+// the nodes of every dump (UsageError without a dump). Unnamed
+// (AssembleOptions::name empty), the cluster is named after the fabric's
+// file stem, else after the first `hosts` path's.
 Assembly assemble_from_files(const ClusterSources& sources, const AssembleOptions& options);
 
 // Hosts are matched with the fabric's by name; a short name matches a fully
@@ -102,5 +129,11 @@ Assembly assemble_from_files(const ClusterSources& sources, const AssembleOption
 // allowed, see ClusterBuilder::build).
 Assembly assemble_cluster(const std::vector<HostExport>& hosts, const Fabric* fabric,
                           const AssembleOptions& options);
+
+// assemble_cluster for hosts that share their trees: an archive equal to the one the
+// hosts' exports would give (types named after the first host of each kind
+// by natural name order). UsageError if a host names no tree of `hosts`.
+Assembly assemble_gathered(const GatheredHosts& hosts, const Fabric* fabric,
+                           const AssembleOptions& options);
 
 } // namespace nettopo

@@ -19,9 +19,10 @@ struct CheckReport {
     // remedies), then what is wrong with the result, one line each.
     std::vector<AssemblyIssue> issues;
     std::vector<std::string> problems;
-    // Worth knowing, not a problem: the fabric hosts given the default machine.
+    // Worth knowing, not a problem: the fabric hosts given the default machine,
+    // and the assembly's notes (Assembly::notes).
     std::vector<std::string> defaulted_hosts;
-    std::vector<AssemblyIssue> notes; // Assembly::notes: restricted and renamed exports
+    std::vector<AssemblyIssue> notes = {};
     std::size_t num_problems() const { return issues.size() + problems.size(); }
     bool ok() const { return num_problems() == 0; }
 };

@@ -3,6 +3,7 @@
 // product, leftmost varying slowest, as Slurm does).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,5 +18,11 @@ std::vector<std::string> expand_hostlist(std::string_view expression);
 // consecutive numbers with one prefix and padding folded into ranges.
 // expand_hostlist(compress_hostlist(names)) == names.
 std::string compress_hostlist(const std::vector<std::string>& names);
+
+// For messages about many hosts: the first `shown` names as one expression
+// (a plain comma-separated list when a name cannot be written in one), and
+// " and N more" for the rest: "node[001-010],fh1 and 4 more". Never throws
+// InputError.
+std::string hostlist_excerpt(const std::vector<std::string>& names, std::size_t shown = 8);
 
 } // namespace nettopo

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nettopo {
@@ -65,7 +66,10 @@ public:
     std::string level_name(ObjectId id) const;
 
     // Canonical text of the structure, equal for equal trees; used to share one
-    // machine type between identical hosts.
+    // machine type between identical hosts. It holds everything the tree is
+    // built from, so tree_from_signature() reads it back (a tree travels as
+    // its signature between processes of one build; the text is not a file
+    // format and may change between versions).
     std::string signature() const;
 
     bool operator==(const MachineTree&) const;
@@ -78,6 +82,11 @@ private:
     std::vector<MemoryObject> memory_;
     std::vector<std::int8_t> group_rank_; // per depth: which Group level, or -1
 };
+
+// The tree whose signature() this is: equal (operator==) to the tree that
+// wrote it. Throws InputError when the text is not such a signature (a bad
+// number, an unknown type, a shape MachineTree::Builder refuses).
+MachineTree tree_from_signature(std::string_view signature);
 
 // Builds a tree from objects given in depth-first pre-order (each object after
 // its parent and after the whole subtree of its previous sibling).
