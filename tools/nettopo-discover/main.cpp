@@ -279,11 +279,13 @@ int main(int argc, char** argv) {
         return nettopo::report_usage_error("nettopo-discover", e.what());
     }
     if (o.mpi)
-        return nettopo::discover_over_mpi({"nettopo-discover", [&] { check_mpi_usage(o); },
-                                           [&](const nettopo::GatheredHosts& hosts) {
-                                               o.sources.gathered = &hosts;
-                                               return discover(o);
-                                           },
-                                           o.quiet});
+        return nettopo::discover_over_mpi(
+            {"nettopo-discover", [&] { check_mpi_usage(o); },
+             [&](const nettopo::GatheredHosts& hosts) {
+                 o.sources.gathered = &hosts;
+                 return discover(o);
+             },
+             o.quiet,
+             o.allowed_only ? nettopo::PuScope::allowed_only : nettopo::PuScope::whole_machine});
     return nettopo::run_guarded("nettopo-discover", [&] { return discover(o); });
 }
