@@ -202,14 +202,14 @@ void bind_structure(py::class_<Topology>& c) {
                 const auto anc =
                     k.common_ancestor(python::checked_pe(k, a), python::checked_pe(k, b));
                 if (!anc) return py::none();
-                const MachineTree& tree = k.machine_type(anc->machine).tree();
                 return py::module_::import("nettopo").attr("Ancestor")(
                     name(k.machine_name(anc->machine)), name(to_string(anc->type)),
-                    anc->logical_index, tree.object(anc->object).depth);
+                    anc->logical_index, anc->depth);
             },
             py::arg("a"), py::arg("b"),
             "Deepest object containing both PEs, as Ancestor(machine, type, logical_index, "
-            "depth); None for PEs of two machines.");
+            "depth), numbered as hwloc numbers levels (depth: of its level, 0 the Machine); "
+            "None for PEs of two machines.");
 }
 
 // One-off network queries search like nettopo-query (no index); the engine

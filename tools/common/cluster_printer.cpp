@@ -41,7 +41,7 @@ void show_tree(const MachineType& t, const std::vector<std::uint32_t>& node_at, 
     out << fmt::format("{:{}}{}\n", "", indent, line);
     for (const MemoryObject& m : tree.memory()) {
         if (m.type == ObjectType::NUMANode && m.parent == id)
-            out << fmt::format("{:{}}NUMANode (P#{}{})\n", "", indent + 2,
+            out << fmt::format("{:{}}NUMANode L#{} (P#{}{})\n", "", indent + 2, m.logical_index,
                                m.os_index == unknown_os_index ? std::string("?")
                                                               : fmt::format("{}", m.os_index),
                                m.size_bytes ? fmt::format(" {}", size_text(m.size_bytes)) : "");

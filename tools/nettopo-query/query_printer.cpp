@@ -155,10 +155,9 @@ void QueryPrinter::ancestor(PeId a, PeId b) {
                 j.null();
                 return;
             }
-            const MachineType& t = cluster_.machine_type(anc->machine);
             j.begin_object().field("machine", cluster_.machine_name(anc->machine));
             j.field("type", to_string(anc->type)).field("logical_index", anc->logical_index);
-            j.field("depth", t.tree().object(anc->object).depth).end_object();
+            j.field("depth", anc->depth).end_object();
         },
         text);
 }

@@ -111,7 +111,10 @@ Topology make_topology(PuScope scope) {
     if (hwloc_topology_init(&t) != 0) throw Error("hwloc_topology_init failed");
     Topology topo(t);
     // lstopo shows instruction caches; hwloc's library default hides them.
+    // hwloc 2.9's icache call stops before L3i (`i < HWLOC_OBJ_L3ICACHE`):
+    // name that one too.
     hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL);
+    hwloc_topology_set_type_filter(t, HWLOC_OBJ_L3ICACHE, HWLOC_TYPE_FILTER_KEEP_ALL);
     if (scope == PuScope::whole_machine)
         hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
     return topo;

@@ -119,7 +119,7 @@ std::optional<Ancestor> Cluster::common_ancestor(PeId a, PeId b) const {
     const TreeObject& obj = p.type.tree().object(o);
     // Logical indexes count over the whole cluster's machines of this type
     // would mislead; report the index inside the machine, as lstopo does.
-    return Ancestor{m, o, obj.type, obj.logical_index};
+    return Ancestor{m, o, obj.type, obj.logical_index, obj.level_depth};
 }
 
 double Cluster::intra_machine_latency(PeId a, PeId b) const {

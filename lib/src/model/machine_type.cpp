@@ -1,5 +1,7 @@
 #include "nettopo/model/machine_type.hpp"
 
+#include "nettopo/support/error.hpp"
+
 #include <fmt/format.h>
 
 namespace nettopo {
@@ -64,6 +66,19 @@ ObjectType automatic_node_type(const MachineTree& tree) {
     return has_cores ? ObjectType::Core : ObjectType::PU;
 }
 
+// A NUMA locality whose PUs outside smaller localities are not one range;
+// `pu` is the first PU of its second piece.
+std::string split_locality_message(const MachineTree& tree, ObjectId locality, std::uint32_t pu) {
+    std::string numa;
+    for (const MemoryObject& m : tree.memory())
+        if (m.type == ObjectType::NUMANode && m.parent == locality)
+            numa += fmt::format("{}L#{}", numa.empty() ? "" : ", ", m.logical_index);
+    return fmt::format("the PUs local to NUMA node {} ({} L#{}) but to no smaller NUMA node are "
+                       "not one range (PU {} is apart): nodes at the NUMA level must be PU ranges; "
+                       "choose another node level",
+                       numa, tree.level_name(locality), tree.object(locality).logical_index, pu);
+}
+
 } // namespace
 
 MachineType::MachineType(std::string description, MachineTree tree, NodeLevel requested,
@@ -75,20 +90,28 @@ MachineType::MachineType(std::string description, MachineTree tree, NodeLevel re
     const auto objs = tree_.objects();
     node_type_ = requested_.type ? *requested_.type : automatic_node_type(tree_);
 
+    // At the NUMA level a node is a NUMA node's locality: hwloc gives a NUMA
+    // node the cpuset of its CPU-side parent, so its PUs are that object's.
+    // NUMA nodes of one object (DDR and MCDRAM of one SNC cluster) make one
+    // node; one without PUs (below a memory-only Group) makes none; a PU
+    // local to nested localities goes to the smallest (share/doc/model.md).
+    const bool numa = node_type_ == ObjectType::NUMANode;
     std::vector<std::uint8_t> has_numa(objs.size(), 0);
     for (const MemoryObject& m : tree_.memory())
-        if (m.type == ObjectType::NUMANode) has_numa[m.parent.value] = 1;
+        if (m.type == ObjectType::NUMANode && objs[m.parent.value].pu_count > 0)
+            has_numa[m.parent.value] = 1;
 
-    // Only the innermost objects of the level count (nested Groups, NUMA nodes
-    // at two depths), so nodes never overlap and each is one PU range.
+    // Other levels: only the innermost objects of the level count (nested
+    // Groups), so nodes never overlap and each is one PU range.
     std::vector<std::uint8_t> is_level(objs.size(), 0), level_below(objs.size(), 0);
     for (std::size_t i = objs.size(); i-- > 0;) {
-        is_level[i] =
-            node_type_ == ObjectType::NUMANode ? has_numa[i] != 0 : objs[i].type == node_type_;
+        is_level[i] = numa ? has_numa[i] != 0 : objs[i].type == node_type_;
         if (objs[i].parent.valid())
             level_below[objs[i].parent.value] |= is_level[i] | level_below[i];
     }
-    auto matches = [&](ObjectId id) { return is_level[id.value] && !level_below[id.value]; };
+    auto matches = [&](ObjectId id) {
+        return is_level[id.value] && (numa || !level_below[id.value]);
+    };
     auto node_object_of = [&](ObjectId pu) {
         ObjectId core;
         for (ObjectId o = pu; o.valid(); o = objs[o.value].parent) {
@@ -99,10 +122,17 @@ MachineType::MachineType(std::string description, MachineTree tree, NodeLevel re
         return core.valid() ? core : pu;
     };
     node_of_pu_.resize(tree_.num_pus());
+    std::vector<std::uint32_t> node_at(objs.size(), ~0u);
     for (std::uint32_t p = 0; p < tree_.num_pus(); ++p) {
         ObjectId o = node_object_of(tree_.pu(p));
-        if (node_objects_.empty() || node_objects_.back() != o) node_objects_.push_back(o);
-        node_of_pu_[p] = static_cast<std::uint32_t>(node_objects_.size() - 1);
+        pus_outside_node_level_ += !matches(o);
+        if (node_objects_.empty() || node_objects_.back() != o) {
+            // Only nested NUMA localities can leave an object's PUs in pieces.
+            if (node_at[o.value] != ~0u) throw InputError(split_locality_message(tree_, o, p));
+            node_at[o.value] = static_cast<std::uint32_t>(node_objects_.size());
+            node_objects_.push_back(o);
+        }
+        node_of_pu_[p] = node_at[o.value];
     }
 
     meet_latency_ns_.assign(objs.size(), 0.0);

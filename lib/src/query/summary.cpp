@@ -102,10 +102,14 @@ ClusterSummary summarize(const Cluster& c, const HopDistribution* known) {
     for (std::uint32_t t = 0; t < c.num_types(); ++t) {
         const MachineType& type = c.type(TypeId(t));
         const bool automatic = !type.requested_node_level().type;
-        s.machine_types.push_back({type.description(),
-                                   fmt::format("{} ({})", to_string(type.node_type()),
-                                               automatic ? "automatic" : "requested"),
-                                   machines_of_type[t], type.num_pus(), type.num_nodes()});
+        std::string level = fmt::format("{} ({}", to_string(type.node_type()),
+                                        automatic ? "automatic" : "requested");
+        if (const std::uint32_t outside = type.pus_outside_node_level())
+            level += fmt::format(
+                "; {} of {} PEs in no {}: {}", outside, type.num_pus(), to_string(type.node_type()),
+                type.tree().count(ObjectType::Core) ? "nodes by core" : "one node each");
+        s.machine_types.push_back({type.description(), level + ")", machines_of_type[t],
+                                   type.num_pus(), type.num_nodes()});
     }
     return s;
 }

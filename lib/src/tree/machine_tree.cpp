@@ -35,9 +35,16 @@ ObjectId MachineTree::common_ancestor(ObjectId a, ObjectId b) const {
 }
 
 std::string MachineTree::level_name(ObjectId id) const {
-    const TreeObject& o = objects_[id.value];
-    if (o.type != ObjectType::Group) return std::string(to_string(o.type));
-    return fmt::format("Group{}", group_rank_[o.depth]);
+    return level_name_at(objects_[id.value].level_depth);
+}
+
+std::string MachineTree::level_name_at(std::uint32_t level_depth) const {
+    const ObjectType t = level_types_[level_depth];
+    if (t != ObjectType::Group) return std::string(to_string(t));
+    // hwloc_set_group_depth: Group levels are ranked from the root down.
+    const auto above =
+        std::count(level_types_.begin(), level_types_.begin() + level_depth, ObjectType::Group);
+    return fmt::format("Group{}", above);
 }
 
 std::string MachineTree::signature() const {
@@ -86,7 +93,7 @@ ObjectId MachineTree::Builder::add(ObjectType type, ObjectId parent, std::uint32
     const std::uint32_t depth = parent.valid() ? objs[parent.value].depth + 1 : 0;
     if (depth > max_tree_depth)
         throw InputError(fmt::format("machine tree deeper than {} levels", max_tree_depth));
-    objs.push_back({type, depth, parent, os_index, size_bytes, 0, 0, 0, 0});
+    objs.push_back({type, depth, parent, os_index, size_bytes, 0, 0, 0, 0, 0});
     open_.push_back(id);
     return id;
 }
@@ -96,7 +103,84 @@ void MachineTree::Builder::add_memory(ObjectType type, ObjectId parent, std::uin
     if (!is_memory(type)) throw InputError("not a memory object type");
     if (!parent.valid() || parent.value >= tree_.objects_.size())
         throw InputError("memory object attached to an unknown object");
-    tree_.memory_.push_back({type, parent, os_index, size_bytes});
+    tree_.memory_.push_back({type, parent, os_index, size_bytes, 0});
+}
+
+namespace {
+
+// Bit of a type in a set of types.
+constexpr std::uint32_t type_bit(ObjectType t) {
+    return 1u << static_cast<unsigned>(t);
+}
+static_assert(object_type_count <= 32);
+
+} // namespace
+
+// hwloc's levels, as hwloc_connect_levels (hwloc 2.9, topology.c) builds
+// them: start from the root's children; take the topmost type among the
+// objects in hand (the first that is not a PU, replaced by the type of any
+// other object that has an object of that type below it); that type's
+// objects make the next level and give way to their children; repeat. The
+// objects in hand stay in pre-order, so a logical index is the rank among
+// the objects of the level in pre-order. hwloc also tells Groups of
+// different kinds apart; nettopo does not keep their kind, so all Groups are
+// one type here (share/doc/model.md says so). O(objects x levels).
+void MachineTree::number_levels(MachineTree& t) {
+    auto& objs = t.objects_;
+    const auto n = static_cast<std::uint32_t>(objs.size());
+    std::vector<std::uint32_t> types_below(n, 0);
+    for (std::uint32_t i = n; i-- > 1;)
+        types_below[objs[i].parent.value] |= types_below[i] | type_bit(objs[i].type);
+    t.level_types_.assign(1, objs[0].type);
+    std::vector<ObjectId> in_hand(t.children(ObjectId(0)).begin(), t.children(ObjectId(0)).end());
+    std::vector<ObjectId> next;
+    while (!in_hand.empty()) {
+        auto type_of = [&](ObjectId id) { return objs[id.value].type; };
+        const auto first = std::find_if(in_hand.begin(), in_hand.end(),
+                                        [&](ObjectId id) { return type_of(id) != ObjectType::PU; });
+        ObjectType top = type_of(first == in_hand.end() ? in_hand.front() : *first);
+        for (ObjectId id : in_hand)
+            if (type_of(id) != top && (types_below[id.value] & type_bit(top))) top = type_of(id);
+        const auto level = static_cast<std::uint32_t>(t.level_types_.size());
+        next.clear();
+        for (ObjectId id : in_hand) {
+            if (type_of(id) != top) {
+                next.push_back(id);
+                continue;
+            }
+            objs[id.value].level_depth = level;
+            const auto kids = t.children(id);
+            next.insert(next.end(), kids.begin(), kids.end());
+        }
+        in_hand.swap(next);
+        t.level_types_.push_back(top);
+    }
+    t.level_sizes_.assign(t.level_types_.size(), 0);
+    for (TreeObject& o : objs) o.logical_index = t.level_sizes_[o.level_depth]++;
+}
+
+// hwloc_list_special_objects numbers memory objects in one walk that visits
+// an object's children before its memory: in the post-order of the memory's
+// CPU-side parents, and in the order given for one parent (a memory-side
+// cache before the NUMA node below it, as the builder receives them). The
+// post-order rank of pre-order object i is subtree_end - 1 - depth: every
+// object before it in pre-order except its ancestors, and its descendants,
+// finish before it.
+void MachineTree::number_memory(MachineTree& t) {
+    std::vector<std::uint32_t> order(t.memory_.size());
+    for (std::uint32_t k = 0; k < order.size(); ++k) order[k] = k;
+    auto post_order = [&](std::uint32_t k) {
+        const TreeObject& p = t.objects_[t.memory_[k].parent.value];
+        return p.subtree_end - 1 - p.depth;
+    };
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+        return post_order(x) < post_order(y);
+    });
+    std::array<std::uint32_t, object_type_count> next{};
+    for (std::uint32_t k : order) {
+        MemoryObject& m = t.memory_[k];
+        m.logical_index = next[static_cast<std::size_t>(m.type)]++;
+    }
 }
 
 MachineTree MachineTree::Builder::finish() && {
@@ -113,18 +197,10 @@ MachineTree MachineTree::Builder::finish() && {
     std::vector<std::uint32_t> fill(t.child_offsets_.begin(), t.child_offsets_.end() - 1);
     for (std::uint32_t i = 1; i < n; ++i) t.child_ids_[fill[objs[i].parent.value]++] = ObjectId(i);
 
-    // PU ranges, subtree ends and logical indexes in one pre-order pass; the
-    // subtree of i ends where the next object not below i starts, so walk back.
-    // hwloc numbers objects per level; only Groups share a type across depths.
-    std::vector<std::array<std::uint32_t, object_type_count>> per_level(max_tree_depth + 1);
-    t.group_rank_.assign(max_tree_depth + 1, -1);
-    for (std::uint32_t i = 0; i < n; ++i)
-        if (objs[i].type == ObjectType::Group) t.group_rank_[objs[i].depth] = 0;
-    for (std::int8_t rank = 0; auto& r : t.group_rank_)
-        if (r == 0) r = rank++;
+    // PU ranges and subtree ends in one pre-order pass; the subtree of i ends
+    // where the next object not below i starts, so walk back (below).
     for (std::uint32_t i = 0; i < n; ++i) {
         TreeObject& o = objs[i];
-        o.logical_index = per_level[o.depth][static_cast<std::size_t>(o.type)]++;
         o.first_pu = static_cast<std::uint32_t>(t.pus_.size());
         if (o.type == ObjectType::PU) {
             if (t.child_offsets_[i + 1] != t.child_offsets_[i])
@@ -132,6 +208,7 @@ MachineTree MachineTree::Builder::finish() && {
             t.pus_.push_back(ObjectId(i));
         }
     }
+    number_levels(t);
     // hwloc keeps CPU-less objects that only hold memory (a Group with an
     // empty cpuset above a CPU-less NUMA node); anything else without a PU is
     // a malformed tree.
@@ -148,6 +225,7 @@ MachineTree MachineTree::Builder::finish() && {
             throw InputError(fmt::format("{} object #{} has neither a PU nor memory below it",
                                          to_string(o.type), o.logical_index));
     }
+    number_memory(t);
     return std::move(tree_);
 }
 

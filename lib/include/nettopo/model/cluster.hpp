@@ -34,6 +34,7 @@ struct Ancestor {
     ObjectId object; // inside the machine's type tree
     ObjectType type;
     std::uint32_t logical_index; // in its level inside the machine, as lstopo numbers it
+    std::uint32_t depth;         // of its level, as hwloc-info numbers levels (0: Machine)
 };
 
 class Cluster {

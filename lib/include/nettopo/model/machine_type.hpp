@@ -57,6 +57,10 @@ public:
     std::uint32_t node_of_pu(std::uint32_t pu) const { return node_of_pu_[pu]; }
     // The object whose PUs form the node (for NUMA nodes: the NUMA node's locality).
     ObjectId node_object(std::uint32_t node) const { return node_objects_[node]; }
+    // PUs below no object of the node level (local to no NUMA node): each
+    // core of theirs is a node (each PU without a core), a fallback that
+    // summaries report.
+    std::uint32_t pus_outside_node_level() const { return pus_outside_node_level_; }
 
     // Latency between two PUs (logical indexes) of one machine of this type: 0
     // for the same PU, else that of the level where they meet. A level is never
@@ -91,6 +95,7 @@ private:
     ObjectType node_type_ = ObjectType::PU;
     std::vector<std::uint32_t> node_of_pu_;
     std::vector<ObjectId> node_objects_;
+    std::uint32_t pus_outside_node_level_ = 0;
     std::vector<double> meet_latency_ns_; // per object, monotone towards the root
 };
 

@@ -21,13 +21,19 @@ inline constexpr std::uint32_t unknown_os_index = 0xffffffffu;
 // stack whatever a malformed file nests.
 inline constexpr std::uint32_t max_tree_depth = 64;
 
+// Two depths: `depth` counts the object's ancestors (the common-ancestor
+// structures climb by it); `level_depth` is the depth of its level as hwloc
+// numbers levels (hwloc-info, lstopo), the same for every object of a type
+// whatever its branch: on a hybrid CPU a P-core's PU and an E-core's PU sit
+// at one level, though one has an L2 of its own and the other shares one.
 struct TreeObject {
     ObjectType type;
-    std::uint32_t depth;         // 0 for the root Machine
+    std::uint32_t depth;         // ancestors above it: 0 for the root Machine
     ObjectId parent;             // invalid for the root
     std::uint32_t os_index;      // unknown_os_index when the source has none
     std::uint64_t size_bytes;    // cache size; 0 when unknown or not a cache
-    std::uint32_t logical_index; // rank in its level (same type and depth), as hwloc's
+    std::uint32_t level_depth;   // hwloc's depth of its level (0 for the root)
+    std::uint32_t logical_index; // rank in its level over the whole machine, as hwloc's
     std::uint32_t first_pu;      // PUs below: [first_pu, first_pu + pu_count)
     std::uint32_t pu_count;
     std::uint32_t subtree_end; // objects below: (id, subtree_end) in pre-order
@@ -40,6 +46,9 @@ struct MemoryObject {
     ObjectId parent;
     std::uint32_t os_index;
     std::uint64_t size_bytes; // local memory of a NUMA node, size of a memory-side cache
+    // Rank among the memory objects of its type, as hwloc numbers them: the
+    // memory of an object's children before its own.
+    std::uint32_t logical_index;
 };
 
 class MachineTree {
@@ -61,9 +70,17 @@ public:
     // one, then both, until they meet).
     ObjectId common_ancestor(ObjectId a, ObjectId b) const;
 
-    // The level's name as lstopo prints it: the type, except that nested
-    // Groups are Group0, Group1, ... from the root down.
+    // hwloc's levels: level_depth 0 (the Machine) to num_levels() - 1 (the
+    // PUs), each holding the objects of one type (Groups: of one Group depth).
+    std::uint32_t num_levels() const { return static_cast<std::uint32_t>(level_types_.size()); }
+    ObjectType level_type(std::uint32_t level_depth) const { return level_types_[level_depth]; }
+    // Objects in a level, numbered by logical index 0..level_size-1.
+    std::uint32_t level_size(std::uint32_t level_depth) const { return level_sizes_[level_depth]; }
+
+    // The level's name as lstopo prints it: the type, except that the levels
+    // of Groups are Group0, Group1, ... from the root down.
     std::string level_name(ObjectId id) const;
+    std::string level_name_at(std::uint32_t level_depth) const;
 
     // Canonical text of the structure, equal for equal trees; used to share one
     // machine type between identical hosts. It holds everything the tree is
@@ -75,12 +92,18 @@ public:
     bool operator==(const MachineTree&) const;
 
 private:
+    // Fills level_depth, logical_index and the level arrays (Builder::finish).
+    static void number_levels(MachineTree& t);
+    // Fills MemoryObject::logical_index (Builder::finish, after subtree_end).
+    static void number_memory(MachineTree& t);
+
     std::vector<TreeObject> objects_;
     std::vector<std::uint32_t> child_offsets_; // CSR over objects_
     std::vector<ObjectId> child_ids_;
     std::vector<ObjectId> pus_;
     std::vector<MemoryObject> memory_;
-    std::vector<std::int8_t> group_rank_; // per depth: which Group level, or -1
+    std::vector<ObjectType> level_types_;    // per level_depth
+    std::vector<std::uint32_t> level_sizes_; // per level_depth
 };
 
 // The tree whose signature() this is: equal (operator==) to the tree that
