@@ -16,7 +16,7 @@ _nettopo_query() {
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-i --input --json --node-level --allow-disconnected --pairs --hops --all -o --output --collapse --format --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-i --input --json --node-level --allow-disconnected --allowed-only --pairs --hops --all -o --output --collapse --format --help --version" -- "$cur"))
         return
     fi
     local w
@@ -42,6 +42,7 @@ _nettopo_discover() {
             COMPREPLY=($(compgen -W "host-switch= switch-switch= all=" -- "$cur"))
             compopt -o nospace
             return ;;
+        --host-name) COMPREPLY=($(compgen -W "auto export file" -- "$cur")); return ;;
         --name|--default-machine) return ;;
     esac
     # --hosts and --ibnetdiscover take several paths: keep completing paths after the first.
@@ -55,7 +56,8 @@ _nettopo_discover() {
     fi
     COMPREPLY=($(compgen -W "-i --input -o --output --show --summary --node-level --name
         --allow-disconnected -q --quiet --hosts --ibnetdiscover --node-name-map --slurm --hosts-only --mpi
-        --default-machine --latency --strict --check --json --expect --help --version" -- "$cur"))
+        --default-machine --latency --strict --check --json --expect --allowed-only --host-name
+        --help --version" -- "$cur"))
 }
 
 _nettopo_gen() {
@@ -74,7 +76,7 @@ _nettopo_gen() {
         own[$name]=$opts
         all_own+="$opts "
     done < <("$gen" --completion-lists 2>/dev/null)
-    local common="--preset --machine --machine-xml --node-level --latency --bandwidth -o --output
+    local common="--preset --machine --machine-xml --allowed-only --node-level --latency --bandwidth -o --output
         --describe --name --summary --verify --verify-sources -q --quiet -h --help --version"
     case "$prev" in
         -o|--output|--machine-xml) _filedir; return ;;
@@ -150,7 +152,7 @@ _nettopo_balance() {
         --decision-time) COMPREPLY=($(compgen -W "measured none" -- "$cur")); return ;;
         --gen|--iterations|--every|--seed|--seeds|--loss|--delay|--max-delay|--intra-gbps|--link-gbps) return ;;
     esac
-    COMPREPLY=($(compgen -W "-i --input --gen --node-level -w --workload -s --strategy --iterations --every --seed --seeds --decision-time --tasks --graph --mapping --speeds -o --output --rankfile --slurm --loss --delay --max-delay --intra-gbps --link-gbps --json --csv -q --quiet --list --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "-i --input --gen --node-level --allowed-only -w --workload -s --strategy --iterations --every --seed --seeds --decision-time --tasks --graph --mapping --speeds -o --output --rankfile --slurm --loss --delay --max-delay --intra-gbps --link-gbps --json --csv -q --quiet --list --help --version" -- "$cur"))
 }
 
 complete -F _nettopo_query nettopo-query

@@ -12,14 +12,14 @@
 namespace nettopo::test {
 
 // Exports of the shared hwloc-xml directory that nettopo still gets wrong,
-// each with the open issue that fixes it: an export restricted to a job's
-// cpuset (refused as inconsistent). real_xmls() leaves them out; "real data: the exports of open
-// issues still fail as reported" (test_hwloc_import.cpp) fails once they load right, so this list
-// cannot go stale: remove a file from it with the fix.
+// each with the open issue that fixes it. None is left: issue 13 made the
+// restricted export (hagrid-restricted.xml) and the hybrid CPU
+// (Intel-ArrowLake-CoreUltra5-225U.v3as2.xml) load right. real_xmls()
+// leaves them out; "real data: the exports of open issues still fail as
+// reported" (test_hwloc_import.cpp) checks the list against the directory,
+// so it cannot go stale: add a file here with the issue that will fix it.
 inline const std::vector<std::string>& xmls_of_open_issues() {
-    static const std::vector<std::string> names = {
-        "hagrid-restricted.xml", // issue 13: exports made inside a job
-    };
+    static const std::vector<std::string> names = {};
     return names;
 }
 

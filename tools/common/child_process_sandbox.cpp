@@ -18,12 +18,16 @@ namespace nettopo {
 namespace {
 
 // The reply of the child, its first byte saying which:
-//   'O' <hostname length>\n<hostname>, then one line per object in pre-order
-//       ("o TYPE PARENT OS SIZE") and per memory object ("m TYPE PARENT OS SIZE");
+//   'O' <hostname length>\n<hostname>, the allowed PUs ("a ALLOWED MACHINE
+//       LIST\n", LIST in hwloc's list syntax, "-" if empty), then one line per
+//       object in pre-order ("o TYPE PARENT OS SIZE") and per memory object
+//       ("m TYPE PARENT OS SIZE");
 //   'I' an InputError: FILE \0 LINE \0 WHAT;
 //   'E' any other exception: WHAT.
 std::string serialize(const HwlocMachine& m) {
     std::string s = fmt::format("O{}\n{}", m.hostname.size(), m.hostname);
+    s += fmt::format("a {} {} {}\n", m.allowed.allowed, m.allowed.machine,
+                     m.allowed.os_indexes.empty() ? "-" : m.allowed.os_indexes);
     for (const TreeObject& o : m.tree.objects())
         s += fmt::format("o {} {} {} {}\n", static_cast<int>(o.type), o.parent.value, o.os_index,
                          o.size_bytes);
@@ -44,8 +48,16 @@ HwlocMachine deserialize(std::string_view text) {
     HwlocMachine m;
     m.hostname.resize(length);
     if (!in.read(m.hostname.data(), static_cast<std::streamsize>(length))) bad_reply();
-    MachineTree::Builder b;
     std::string line;
+    if (!std::getline(in, line)) bad_reply();
+    {
+        std::istringstream f(line);
+        char kind = 0;
+        f >> kind >> m.allowed.allowed >> m.allowed.machine >> m.allowed.os_indexes;
+        if (!f || kind != 'a') bad_reply();
+        if (m.allowed.os_indexes == "-") m.allowed.os_indexes.clear();
+    }
+    MachineTree::Builder b;
     while (std::getline(in, line)) {
         char kind = 0;
         int type = 0;

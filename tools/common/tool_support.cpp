@@ -44,6 +44,10 @@ std::string_view remedy_hint(Remedy remedy) {
         return "give --default-machine";
     case Remedy::hosts_or_default_machine:
         return "give --hosts, or --default-machine";
+    case Remedy::allowed_only:
+        return "--allowed-only models only the allowed PUs";
+    case Remedy::host_naming:
+        return "--host-name export|file forces one rule";
     }
     return {};
 }

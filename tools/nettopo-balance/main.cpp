@@ -33,7 +33,7 @@ struct Options {
     std::uint32_t max_delay = 4;
     double intra_gbps = CommModelOptions{}.intra_machine_gbps;
     double link_gbps = CommModelOptions{}.default_link_gbps;
-    bool json = false, csv = false, quiet = false, list = false;
+    bool json = false, csv = false, quiet = false, list = false, allowed_only = false;
 };
 
 std::string command_line(int argc, char** argv) {
@@ -55,6 +55,7 @@ Cluster load_input(const Options& o, const WorkloadPreset* preset, Progress* pro
     load.hwloc_sandbox = &hwloc_sandbox;
     load.node_level = parse_node_level(o.node_level);
     load.progress = progress;
+    load.pu_scope = o.allowed_only ? PuScope::allowed_only : PuScope::whole_machine;
     if (!o.gen.empty() || (o.input.empty() && preset)) {
         const std::string spec = !o.gen.empty() ? o.gen : std::string(preset->cluster);
         GenerateOptions gen;
@@ -245,6 +246,9 @@ int main(int argc, char** argv) {
                    "(\"torus --dims 4x4x4 --machine 'core:8 pu:1'\")");
     app.add_option("--node-level", o.node_level, "Level grouping PUs into nodes")
         ->capture_default_str();
+    app.add_flag("--allowed-only", o.allowed_only,
+                 "An hwloc export or this machine: only the PUs it allowed (default: the whole "
+                 "machine)");
     app.add_option("-w,--workload", o.workload,
                    "lb_test:tasks=N,pattern=ring|mesh2d|mesh3d|randgraph,min=US,max=US,"
                    "bytes=B,task-bytes=B,iterations=N,every=K,seed=S, or a preset (--list)");

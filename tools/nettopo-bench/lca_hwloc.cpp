@@ -84,6 +84,8 @@ HwlocLcaTopology load_hwloc_for_lca(const MachineTree& tree, const std::string& 
     // hwloc 2.9's icache call leaves L3i out (its loop stops before it).
     hwloc_topology_set_type_filter(t, HWLOC_OBJ_L3ICACHE, HWLOC_TYPE_FILTER_KEEP_ALL);
     hwloc_topology_set_type_filter(t, HWLOC_OBJ_GROUP, HWLOC_TYPE_FILTER_KEEP_ALL);
+    // The whole machine, as nettopo reads an export made inside a job.
+    hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
     const std::string xml = xml_file.empty() ? hwloc_xml_of(tree) : std::string();
     const int set =
         xml_file.empty()

@@ -23,7 +23,7 @@ std::vector<std::string> problem_lines(const CheckReport& r) {
 
 std::vector<std::string> note_lines(const CheckReport& r) {
     std::vector<std::string> lines;
-    for (const AssemblyIssue& note : r.notes) lines.push_back(note.summary());
+    for (const AssemblyIssue& note : r.notes) lines.push_back(issue_text(note));
     if (!r.defaulted_hosts.empty())
         lines.push_back(
             AssemblyIssue{"host", "in the fabric given --default-machine", r.defaulted_hosts}

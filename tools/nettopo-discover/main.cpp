@@ -34,9 +34,10 @@ struct Options {
     bool show = false, summary = false, allow_disconnected = false, quiet = false;
     // Real-cluster sources.
     nettopo::ClusterSources sources;
-    std::string default_machine;
+    std::string default_machine, host_name = "auto";
     std::vector<std::string> latencies;
     bool hosts_only = false, strict = false, check = false, json = false, output_given = false;
+    bool allowed_only = false;
     bool mpi = false; // the hosts are the ranks of an MPI job (mpi_gather.hpp)
     bool assembling() const {
         return !sources.hosts.empty() || !sources.ibnetdiscover.empty() || !sources.slurm.empty() ||
@@ -79,6 +80,10 @@ nettopo::Assembly assemble(const Options& o, bool for_check) {
     for (const auto& l : o.latencies)
         nettopo::read_named("--latency", [&] { nettopo::set_latency_override(a, l); });
     a.hosts_only = o.hosts_only;
+    a.pu_scope = o.allowed_only ? nettopo::PuScope::allowed_only : nettopo::PuScope::whole_machine;
+    a.host_naming = o.host_name == "export" ? nettopo::HostNaming::export_name
+                    : o.host_name == "file" ? nettopo::HostNaming::file_name
+                                            : nettopo::HostNaming::automatic;
     a.strict = o.strict;
     // --check reports a disconnected network as a problem instead of stopping.
     a.build.allow_disconnected = o.allow_disconnected || for_check;
@@ -93,8 +98,13 @@ nettopo::Assembly assemble(const Options& o, bool for_check) {
         }
     }();
     if (!o.quiet && !for_check) {
+        // Exports renamed after their files are a warning; the other notes
+        // (restricted exports read whole, SHARP nodes) are notes.
         for (const auto& note : assembly.notes)
-            std::cerr << fmt::format("nettopo-discover: note: {}\n", note.summary());
+            std::cerr << fmt::format("nettopo-discover: {}: {}\n",
+                                     note.remedy == nettopo::Remedy::host_naming ? "warning"
+                                                                                 : "note",
+                                     nettopo::issue_text(note));
         for (const auto& issue : assembly.issues)
             std::cerr << fmt::format("nettopo-discover: warning: {}\n", nettopo::issue_text(issue));
     }
@@ -146,10 +156,10 @@ int discover(const Options& o) {
     if (!o.sources.node_name_map.empty() && o.sources.ibnetdiscover.empty())
         throw nettopo::UsageError("--node-name-map names the nodes of an --ibnetdiscover dump: "
                                   "give one");
-    if (!o.assembling() &&
-        (o.check || o.strict || !o.default_machine.empty() || !o.latencies.empty()))
-        throw nettopo::UsageError("--check, --strict, --default-machine and --latency apply "
-                                  "when assembling --hosts with a fabric");
+    if (!o.assembling() && (o.check || o.strict || !o.default_machine.empty() ||
+                            !o.latencies.empty() || o.host_name != "auto"))
+        throw nettopo::UsageError("--check, --strict, --default-machine, --latency and "
+                                  "--host-name apply when assembling --hosts with a fabric");
     nettopo::TerminalProgress progress("nettopo-discover");
     const std::optional<nettopo::Cluster> expected = load_expected(o, progress);
     std::optional<nettopo::Cluster> cluster;
@@ -173,6 +183,8 @@ int discover(const Options& o) {
         load.progress = &progress;
         load.node_level = nettopo::parse_node_level(o.node_level);
         load.build.allow_disconnected = o.allow_disconnected;
+        load.pu_scope =
+            o.allowed_only ? nettopo::PuScope::allowed_only : nettopo::PuScope::whole_machine;
         cluster.emplace(nettopo::load_or_discover(o.input, load));
         if (!o.name.empty()) cluster->set_name(o.name);
     }
@@ -228,6 +240,15 @@ int main(int argc, char** argv) {
     app.add_option("--slurm", o.sources.slurm,
                    "Fabric from Slurm's topology.conf or topology.yaml");
     app.add_flag("--hosts-only", o.hosts_only, "No fabric: the --hosts on one flat switch");
+    app.add_flag("--allowed-only", o.allowed_only,
+                 "Model only the PUs an hwloc export (or this process) was allowed to use "
+                 "(an export made inside a job); default: the whole machine");
+    app.add_option("--host-name", o.host_name,
+                   "How --hosts exports name their host: auto (the export's HostName, else the "
+                   "file name; exports claiming one HostName are named after their files), "
+                   "export (the HostName) or file (the file name)")
+        ->check(CLI::IsMember({"auto", "export", "file"}))
+        ->capture_default_str();
     app.add_flag("--mpi", o.mpi,
                  "The hosts are this MPI job's ranks (one per host): each discovers its own "
                  "machine, rank 0 assembles and writes");
@@ -258,11 +279,13 @@ int main(int argc, char** argv) {
         return nettopo::report_usage_error("nettopo-discover", e.what());
     }
     if (o.mpi)
-        return nettopo::discover_over_mpi({"nettopo-discover", [&] { check_mpi_usage(o); },
-                                           [&](const nettopo::GatheredHosts& hosts) {
-                                               o.sources.gathered = &hosts;
-                                               return discover(o);
-                                           },
-                                           o.quiet});
+        return nettopo::discover_over_mpi(
+            {"nettopo-discover", [&] { check_mpi_usage(o); },
+             [&](const nettopo::GatheredHosts& hosts) {
+                 o.sources.gathered = &hosts;
+                 return discover(o);
+             },
+             o.quiet,
+             o.allowed_only ? nettopo::PuScope::allowed_only : nettopo::PuScope::whole_machine});
     return nettopo::run_guarded("nettopo-discover", [&] { return discover(o); });
 }

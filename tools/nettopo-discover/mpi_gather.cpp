@@ -97,12 +97,12 @@ struct Local {
     std::string name, signature, error;
 };
 
-Local discover_locally() {
+Local discover_locally(PuScope scope) {
     Local local;
     try {
         local.name = host_name();
         test_fault();
-        local.signature = discover_this_machine().tree.signature();
+        local.signature = discover_this_machine(scope).tree.signature();
     } catch (const std::exception& e) {
         local.error = error_message(e).substr(0, max_text_bytes);
         if (local.error.empty()) local.error = "unknown error";
@@ -237,7 +237,7 @@ public:
 
 int gather(const MpiDiscoverOptions& options, int rank, int size) {
     const double start = MPI_Wtime();
-    const Local local = discover_locally();
+    const Local local = discover_locally(options.pu_scope);
     Header mine;
     mine.name_bytes = static_cast<std::uint32_t>(local.name.size());
     mine.error_bytes = static_cast<std::uint32_t>(local.error.size());

@@ -15,6 +15,7 @@ struct MpiDiscoverOptions {
     std::function<void()> check_usage; // throws UsageError; run on every rank before the gather
     std::function<int(const GatheredHosts&)> assemble_on_root; // rank 0: assemble, write; exit code
     bool quiet = false;                                        // no summary of the gather on stderr
+    PuScope pu_scope = PuScope::whole_machine; // each rank's machine: whole, or its allowed PUs
 };
 
 // Runs this process as one rank of the gather (MPI_Init to MPI_Finalize) and

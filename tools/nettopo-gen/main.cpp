@@ -31,7 +31,7 @@ using namespace nettopo;
 struct Options {
     std::string preset, machine, machine_xml, node_level = "auto", output, name;
     std::vector<std::string> latencies, bandwidths;
-    bool describe = false, summary = false, quiet = false, verify = false;
+    bool describe = false, summary = false, quiet = false, verify = false, allowed_only = false;
     std::uint32_t verify_sources = 16;
 };
 
@@ -154,7 +154,9 @@ int generate_cluster(const Options& o, const FamilyCommand* command) {
     const NodeLevel node_level = parse_node_level(o.node_level);
     const ChildProcessSandbox hwloc_sandbox;
     const MachineType machine =
-        !o.machine_xml.empty() ? machine_from_file(o.machine_xml, node_level, &hwloc_sandbox)
+        !o.machine_xml.empty()
+            ? machine_from_file(o.machine_xml, node_level, &hwloc_sandbox,
+                                o.allowed_only ? PuScope::allowed_only : PuScope::whole_machine)
         : !o.machine.empty()
             ? read_named("--machine",
                          [&] { return synthetic_machine(o.machine, node_level, &hwloc_sandbox); })
@@ -209,6 +211,8 @@ int main(int argc, char** argv) {
                        std::string(default_machine) + "\")");
     app.add_option("--machine-xml", o.machine_xml,
                    "Machine inside from an hwloc XML export (or any file of one machine type)");
+    app.add_flag("--allowed-only", o.allowed_only,
+                 "--machine-xml: only the PUs the export allowed (default: the whole machine)");
     app.add_option("--node-level", o.node_level, "Level grouping PUs into nodes")
         ->capture_default_str();
     app.add_option("--latency", o.latencies,

@@ -31,6 +31,7 @@ struct Options {
     std::string expected;       // diff: the cluster expected
     std::uint32_t collapse = DotOptions{}.collapse_above;
     bool json = false, allow_disconnected = false, all = false, by_hops = false;
+    bool allowed_only = false;
     std::vector<std::uint64_t> pes; // the two PEs of a pair query
     std::uint64_t index = 0;        // the PE or node of a single-index query
     std::uint64_t k = 0;
@@ -253,6 +254,9 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     app.add_flag("--allow-disconnected", o.allow_disconnected,
                  "Accept a description whose network is not connected");
+    app.add_flag("--allowed-only", o.allowed_only,
+                 "An hwloc export or this machine: only the PUs it allowed (default: the whole "
+                 "machine)");
     app.require_subcommand(0, 1);
     app.fallthrough();
     add_version_flag(app, "nettopo-query");
@@ -275,6 +279,7 @@ int main(int argc, char** argv) {
         load.progress = &progress;
         load.node_level = parse_node_level(o.node_level);
         load.build.allow_disconnected = o.allow_disconnected;
+        load.pu_scope = o.allowed_only ? PuScope::allowed_only : PuScope::whole_machine;
         const Cluster cluster = load_or_discover(o.input.empty() ? default_input() : o.input, load);
         const std::string name = app.get_subcommands().front()->get_name();
         for (const SubCommand& c : commands())

@@ -53,6 +53,8 @@ struct HostRef {
     std::string_view name;
     const MachineTree* tree;
     std::string_view source;
+    bool restricted = false; // HostExport::allowed.restricted()
+    bool renamed = false;    // HostExport::renamed
 };
 
 struct Machine {
@@ -89,6 +91,7 @@ public:
             notes.push_back({"SHARP aggregation node",
                              "left out of the hosts, as adapters of their switches",
                              fabric_->switch_adapters});
+        for (AssemblyIssue& note : export_notes()) notes.push_back(std::move(note));
         return Assembly{std::move(cluster), std::move(issues_), std::move(notes),
                         std::move(defaulted_)};
     }
@@ -107,11 +110,16 @@ private:
                 add_host(h, std::numeric_limits<std::uint32_t>::max());
         } else {
             std::vector<std::string> missing;
+            const std::vector<std::size_t> export_of = match_fabric_hosts();
+            std::vector<std::string> ambiguous;
             for (std::uint32_t n = 0; n < fabric_->nodes.size(); ++n) {
                 const FabricNode& node = fabric_->nodes[n];
                 if (node.is_switch) continue;
-                if (auto it = host_index_.find(node.name); it != host_index_.end()) {
-                    add_host(it->second, n);
+                if (export_of[n] < hosts_.size()) {
+                    add_host(export_of[n], n);
+                    machines_.back().name = node.name; // the fabric's spelling
+                } else if (export_of[n] == ambiguous_match) {
+                    ambiguous.push_back(node.name);
                 } else if (default_tree_) {
                     machines_.push_back({node.name, &*default_tree_, *o_.default_machine, n});
                     defaulted_.push_back(node.name);
@@ -121,6 +129,10 @@ private:
             }
             note("host", "in the fabric without an hwloc export, left out", std::move(missing),
                  Remedy::default_machine);
+            note("host",
+                 "in the fabric whose short or fully qualified name matches several hwloc "
+                 "exports, or an export another host matches, left out",
+                 std::move(ambiguous));
         }
         std::vector<std::string> stray;
         for (std::size_t h = 0; h < hosts_.size(); ++h)
@@ -129,6 +141,84 @@ private:
         std::sort(defaulted_.begin(), defaulted_.end(), natural_less);
         std::stable_sort(machines_.begin(), machines_.end(),
                          [](const auto& a, const auto& b) { return natural_less(a.name, b.name); });
+    }
+
+    static constexpr std::size_t no_match = std::numeric_limits<std::size_t>::max();
+    static constexpr std::size_t ambiguous_match = no_match - 1;
+
+    // The export of each fabric node (by node index): the export of the same
+    // name, else the one whose name is the same but for a domain
+    // ("node01" = "node01.cluster.local", either way round); no_match, or
+    // ambiguous_match when several exports match or several fabric hosts
+    // match one export that way.
+    std::vector<std::size_t> match_fabric_hosts() const {
+        const auto short_name = [](std::string_view n) { return n.substr(0, n.find('.')); };
+        // Exports by their short name, for fabric names without a domain;
+        // fabric names with one look their short name up in host_index_.
+        std::unordered_map<std::string_view, std::vector<std::size_t>> by_short;
+        for (std::size_t h = 0; h < hosts_.size(); ++h)
+            if (hosts_[h].name.find('.') != std::string::npos)
+                by_short[short_name(hosts_[h].name)].push_back(h);
+        std::vector<std::size_t> match(fabric_->nodes.size(), no_match);
+        std::vector<bool> exact(hosts_.size(), false);
+        std::vector<std::uint32_t> loose(hosts_.size(), 0); // fabric hosts matching by domain
+        for (std::uint32_t n = 0; n < fabric_->nodes.size(); ++n) {
+            const FabricNode& node = fabric_->nodes[n];
+            if (node.is_switch) continue;
+            if (const auto it = host_index_.find(node.name); it != host_index_.end()) {
+                match[n] = it->second;
+                exact[it->second] = true;
+                continue;
+            }
+            std::vector<std::size_t> candidates;
+            if (node.name.find('.') != std::string::npos) {
+                if (const auto it = host_index_.find(std::string(short_name(node.name)));
+                    it != host_index_.end())
+                    candidates.push_back(it->second);
+            } else if (const auto it = by_short.find(node.name); it != by_short.end()) {
+                candidates = it->second;
+            }
+            if (candidates.size() > 1) match[n] = ambiguous_match;
+            if (candidates.size() == 1) {
+                match[n] = candidates.front();
+                ++loose[candidates.front()];
+            }
+        }
+        for (std::uint32_t n = 0; n < fabric_->nodes.size(); ++n) {
+            const std::size_t h = match[n];
+            if (h < hosts_.size() && fabric_->nodes[n].name != hosts_[h].name &&
+                (exact[h] || loose[h] > 1))
+                match[n] = ambiguous_match;
+        }
+        return match;
+    }
+
+    // Exports restricted to some PUs, exports named after their files.
+    std::vector<AssemblyIssue> export_notes() const {
+        std::vector<std::string> restricted, renamed;
+        for (const HostRef& h : hosts_) {
+            if (h.restricted) restricted.emplace_back(h.name);
+            if (h.renamed) renamed.emplace_back(h.name);
+        }
+        std::vector<AssemblyIssue> notes;
+        const auto add = [&](std::vector<std::string> names, std::string what, Remedy remedy) {
+            if (names.empty()) return;
+            std::sort(names.begin(), names.end(), natural_less);
+            notes.push_back({"hwloc export", std::move(what), std::move(names), remedy});
+        };
+        if (o_.pu_scope == PuScope::whole_machine)
+            add(std::move(restricted), "restricted to a job's PUs, modelled whole",
+                Remedy::allowed_only);
+        else
+            add(std::move(restricted),
+                "restricted to a job's PUs, modelled with the allowed "
+                "PUs only",
+                Remedy::none);
+        add(std::move(renamed),
+            "claiming a HostName another export claims too, named after "
+            "their files",
+            Remedy::host_naming);
+        return notes;
     }
 
     std::size_t fabric_hosts() const {
@@ -269,7 +359,8 @@ Assembly assemble_from_files(const ClusterSources& sources, const AssembleOption
     }
     const std::vector<HostExport> hosts =
         sources.hosts.empty() ? std::vector<HostExport>{}
-                              : load_host_exports(sources.hosts, options.hwloc_sandbox);
+                              : load_host_exports(sources.hosts, options.hwloc_sandbox,
+                                                  {options.host_naming, options.pu_scope});
     // Unnamed: after the fabric's file, else the first hosts path.
     AssembleOptions named = options;
     if (named.name.empty() && !fabric && !sources.hosts.empty()) {
@@ -284,7 +375,8 @@ Assembly assemble_cluster(const std::vector<HostExport>& hosts, const Fabric* fa
                           const AssembleOptions& options) {
     std::vector<HostRef> refs;
     refs.reserve(hosts.size());
-    for (const HostExport& h : hosts) refs.push_back({h.name, &h.tree, h.source});
+    for (const HostExport& h : hosts)
+        refs.push_back({h.name, &h.tree, h.source, h.allowed.restricted(), h.renamed});
     return Assembler(std::move(refs), fabric, options).run();
 }
 
@@ -296,7 +388,7 @@ Assembly assemble_gathered(const GatheredHosts& hosts, const Fabric* fabric,
         if (h.tree >= hosts.trees.size())
             throw UsageError(fmt::format("GatheredHosts: host '{}' names tree {} of {}", h.name,
                                          h.tree, hosts.trees.size()));
-        refs.push_back({h.name, &hosts.trees[h.tree], h.source});
+        refs.push_back({h.name, &hosts.trees[h.tree], h.source, false, false});
     }
     return Assembler(std::move(refs), fabric, options).run();
 }

@@ -104,10 +104,8 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
         pugi::xml_document doc;
         detail::parse_xml(doc, buffer, source);
         detail::refuse_known_hwloc_crashes(doc, buffer, source);
-        const std::size_t declared = detail::declared_pus(doc);
-        HwlocMachine machine =
-            detail::load_checked_hwloc_xml(buffer, source, options.hwloc_sandbox);
-        detail::check_kept_pus(machine.tree, declared, source);
+        HwlocMachine machine = detail::load_checked_hwloc_xml(
+            buffer, source, options.hwloc_sandbox, options.pu_scope, detail::declared_pus(doc));
         const std::string stem = file_stem(source);
         return one_machine(std::move(machine), hwloc_type_description(source), stem, options);
     }
@@ -122,7 +120,8 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
 }
 
 Cluster discover_cluster(const LoadOptions& options) {
-    return one_machine(discover_this_machine(), "this machine", "localhost", options);
+    return one_machine(discover_this_machine(options.pu_scope), "this machine", "localhost",
+                       options);
 }
 
 } // namespace nettopo

@@ -89,8 +89,9 @@ MachineType synthetic_machine(std::string_view description, NodeLevel node_level
 }
 
 MachineType machine_from_file(const std::string& path, NodeLevel node_level,
-                              const HwlocSandbox* hwloc_sandbox) {
+                              const HwlocSandbox* hwloc_sandbox, PuScope scope) {
     LoadOptions options;
+    options.pu_scope = scope;
     options.node_level = node_level;
     options.build.allow_disconnected = true;
     options.hwloc_sandbox = hwloc_sandbox;

@@ -170,10 +170,10 @@ struct XmlFile {
     std::string path;
     std::string buffer;
     bool diff = false;
-    std::size_t declared_pus = 0;      // an export's PU objects
-    std::optional<V1Layout> v1_layout; // an hwloc 1.x export's levels
-    std::string refname;               // a diff's
-    bool v1_diff = false;              // a diff written by hwloc 1.x
+    std::vector<std::uint32_t> declared_pus; // an export's PU objects (their OS indexes)
+    std::optional<V1Layout> v1_layout;       // an hwloc 1.x export's levels
+    std::string refname;                     // a diff's
+    bool v1_diff = false;                    // a diff written by hwloc 1.x
 };
 
 std::unique_ptr<XmlFile> parse_file(const std::string& path) {
@@ -233,17 +233,19 @@ private:
 // ---------------------------------------------------------------------------
 // Loading: hwloc's work in one parse per file.
 
-HwlocMachine load_export(const XmlFile& file, const HwlocSandbox* sandbox) {
-    HwlocMachine m = detail::load_checked_hwloc_xml(file.buffer, file.path, sandbox);
-    detail::check_kept_pus(m.tree, file.declared_pus, file.path);
-    return m;
+HwlocMachine load_export(const XmlFile& file, const HwlocSandbox* sandbox, PuScope scope) {
+    return detail::load_checked_hwloc_xml(file.buffer, file.path, sandbox, scope,
+                                          file.declared_pus);
 }
 
 struct DiffDeleter {
     void operator()(hwloc_topology_diff_u* d) const { hwloc_topology_diff_destroy(d); }
 };
 
-HwlocMachine apply_diff(const XmlFile& diff, const XmlFile& ref, const HwlocSandbox* sandbox) {
+// The diff is applied to the whole reference (its objects' depths and
+// indexes are the whole machine's); the allowed part is taken afterwards.
+HwlocMachine apply_diff(const XmlFile& diff, const XmlFile& ref, const HwlocSandbox* sandbox,
+                        PuScope scope) {
     HwlocMachine m = detail::run_hwloc(sandbox, diff.path, [&] {
         detail::Topology topo = detail::make_topology();
         // Diffs change I/O objects too (addresses, GUIDs of OS devices): keep
@@ -253,6 +255,8 @@ HwlocMachine apply_diff(const XmlFile& diff, const XmlFile& ref, const HwlocSand
                                          static_cast<int>(ref.buffer.size() + 1)) != 0 ||
             hwloc_topology_load(topo.get()) != 0)
             throw InputError(ref.path, 0, "hwloc cannot load this XML export");
+        // The PUs come from the reference: a diff changes attributes only.
+        detail::check_kept_pus(topo.get(), ref.declared_pus, ref.path);
         hwloc_topology_diff_t raw = nullptr;
         char* refname = nullptr;
         const int loaded = hwloc_topology_diff_load_xmlbuffer(
@@ -276,17 +280,16 @@ HwlocMachine apply_diff(const XmlFile& diff, const XmlFile& ref, const HwlocSand
                                 : ""));
         }
         try {
-            return detail::machine_of(topo.get());
+            return detail::machine_of(topo.get(), scope);
         } catch (const InputError& e) {
             throw InputError(diff.path, 0, e.what());
         }
     });
-    // The PUs come from the reference: a diff changes attributes only.
-    detail::check_kept_pus(m.tree, ref.declared_pus, ref.path);
     return m;
 }
 
-HwlocMachine load_diff(const XmlFile& diff, Files& files, const HwlocSandbox* sandbox) {
+HwlocMachine load_diff(const XmlFile& diff, Files& files, const HwlocSandbox* sandbox,
+                       PuScope scope) {
     if (diff.refname.empty())
         throw InputError(diff.path, 0,
                          "this topology diff has no refname: its reference host is unknown");
@@ -303,7 +306,7 @@ HwlocMachine load_diff(const XmlFile& diff, Files& files, const HwlocSandbox* sa
                          fmt::format("its reference {} is itself a topology diff, not a full "
                                      "hwloc export",
                                      ref_path));
-    return apply_diff(diff, ref, sandbox);
+    return apply_diff(diff, ref, sandbox, scope);
 }
 
 // ---------------------------------------------------------------------------
@@ -344,6 +347,64 @@ std::vector<std::string> list_files(const std::vector<std::string>& paths) {
     return files;
 }
 
+// What a file's stem must look like to name a host: letters, digits, '-',
+// '_' and '.', starting with a letter or digit (RFC 1123 and the '_' sites use).
+bool is_host_name(std::string_view s) {
+    const auto alnum = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    };
+    if (s.empty() || s.size() > 253 || !alnum(s.front())) return false;
+    return std::all_of(s.begin(), s.end(),
+                       [&](char c) { return alnum(c) || c == '-' || c == '_' || c == '.'; });
+}
+
+// Names every host by `naming`; throws InputError naming both files when two
+// hosts end with one name.
+void name_hosts(std::vector<HostExport>& hosts, HostNaming naming) {
+    for (HostExport& h : hosts)
+        h.name = naming == HostNaming::file_name || h.export_hostname.empty() ? host_stem(h.source)
+                                                                              : h.export_hostname;
+    const auto twice = [](const HostExport& here, const HostExport& first, std::string_view why) {
+        return InputError(here.source, 0,
+                          fmt::format("host '{}' is described twice: here and in {}{}", here.name,
+                                      first.source, why));
+    };
+    // Exports that claim one HostName (in the order of the files): named
+    // after their files when those tell the hosts apart.
+    if (naming == HostNaming::automatic) {
+        std::unordered_map<std::string_view, std::vector<std::size_t>> claims;
+        for (std::size_t i = 0; i < hosts.size(); ++i)
+            if (!hosts[i].export_hostname.empty()) claims[hosts[i].export_hostname].push_back(i);
+        for (std::size_t i = 0; i < hosts.size(); ++i) {
+            const auto it = claims.find(hosts[i].export_hostname);
+            if (it == claims.end() || it->second.size() < 2 || it->second.front() != i) continue;
+            const std::vector<std::size_t>& claimants = it->second;
+            std::unordered_map<std::string, std::size_t> by_stem;
+            for (const std::size_t k : claimants) {
+                const std::string stem = host_stem(hosts[k].source);
+                if (!is_host_name(stem))
+                    throw twice(hosts[k], hosts[claimants[k == claimants[0] ? 1 : 0]],
+                                fmt::format(" (both exports give it as their HostName, and the "
+                                            "file name '{}' is no host name)",
+                                            stem));
+                if (const auto [at, fresh] = by_stem.try_emplace(stem, k); !fresh)
+                    throw twice(hosts[k], hosts[at->second],
+                                fmt::format(" (both exports give it as their HostName, and "
+                                            "both file names name '{}')",
+                                            stem));
+            }
+            for (const auto& [stem, k] : by_stem) {
+                hosts[k].name = stem;
+                hosts[k].renamed = true;
+            }
+        }
+    }
+    std::unordered_map<std::string, std::size_t> by_name;
+    for (std::size_t i = 0; i < hosts.size(); ++i)
+        if (const auto [it, fresh] = by_name.try_emplace(hosts[i].name, i); !fresh)
+            throw twice(hosts[i], hosts[it->second], "");
+}
+
 // hwloc loads its plugins (libxml2, PCI, OpenCL, GL: about twenty shared
 // libraries) at the first hwloc_topology_init of a process and unloads them at
 // the last destroy. A topology initialised here, never loaded, keeps them
@@ -363,27 +424,24 @@ private:
 } // namespace
 
 std::vector<HostExport> load_host_exports(const std::vector<std::string>& paths,
-                                          const HwlocSandbox* sandbox) {
+                                          const HwlocSandbox* sandbox,
+                                          const HostExportOptions& options) {
     const std::vector<std::string> files = list_files(paths);
     const KeepHwlocPlugins plugins;
     Files references;
     std::vector<HostExport> hosts;
     hosts.reserve(files.size());
-    std::unordered_map<std::string, std::size_t> by_name;
     for (const std::string& path : files) {
         std::unique_ptr<XmlFile> own; // unless a diff already made it a reference
         const XmlFile* found = references.find(path);
         if (!found) own = parse_file(path);
         const XmlFile& file = found ? *found : *own;
-        HwlocMachine m =
-            file.diff ? load_diff(file, references, sandbox) : load_export(file, sandbox);
-        std::string name = m.hostname.empty() ? host_stem(path) : std::move(m.hostname);
-        if (const auto [it, fresh] = by_name.try_emplace(name, hosts.size()); !fresh)
-            throw InputError(path, 0,
-                             fmt::format("host '{}' is described twice: here and in {}", name,
-                                         hosts[it->second].source));
-        hosts.push_back(HostExport{std::move(name), std::move(m.tree), path});
+        HwlocMachine m = file.diff ? load_diff(file, references, sandbox, options.pu_scope)
+                                   : load_export(file, sandbox, options.pu_scope);
+        hosts.push_back(HostExport{
+            {}, std::move(m.tree), path, std::move(m.hostname), std::move(m.allowed), false});
     }
+    name_hosts(hosts, options.naming);
     return hosts;
 }
 

@@ -19,12 +19,18 @@ struct TopologyDeleter {
 using Topology = std::unique_ptr<hwloc_topology, TopologyDeleter>;
 
 // An initialised, not yet loaded topology with lstopo's filters (instruction
-// caches kept). Throws Error if hwloc cannot initialise.
-Topology make_topology();
+// caches kept) that keeps disallowed PUs and NUMA nodes (whole_machine:
+// `lstopo --disallowed`) or drops them (allowed_only: plain `lstopo`). Throws
+// Error if hwloc cannot initialise.
+Topology make_topology(PuScope scope = PuScope::whole_machine);
 
-// The tree of a loaded topology and the HostName info of its root (empty if
-// absent). Throws InputError (without location) on a tree nettopo refuses.
-HwlocMachine machine_of(hwloc_topology_t topology);
+// The tree of a topology loaded with make_topology(whole_machine), the
+// HostName info of its root (empty if absent) and the PUs it allowed. For
+// allowed_only, the tree is what hwloc keeps of the topology's XML export
+// when it drops what was disallowed (the export as plain `lstopo -i` shows
+// it), and must hold exactly the allowed PUs. Throws InputError (without
+// location) on a tree nettopo refuses.
+HwlocMachine machine_of(hwloc_topology_t topology, PuScope scope);
 
 // Runs `parse`, hwloc's work on a user's input: through the caller's sandbox
 // if it gave one, else here, in the calling thread (never in another process:

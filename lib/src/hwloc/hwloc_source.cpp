@@ -8,6 +8,8 @@
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/parse.hpp"
 
+#include <algorithm>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <hwloc.h>
 #include <memory>
@@ -104,19 +106,84 @@ std::string hostname_of(hwloc_topology_t topo) {
 } // namespace
 
 namespace detail {
-Topology make_topology() {
+Topology make_topology(PuScope scope) {
     hwloc_topology_t t = nullptr;
     if (hwloc_topology_init(&t) != 0) throw Error("hwloc_topology_init failed");
+    Topology topo(t);
     // lstopo shows instruction caches; hwloc's library default hides them.
     // hwloc 2.9's icache call stops before L3i (`i < HWLOC_OBJ_L3ICACHE`):
     // name that one too.
     hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL);
     hwloc_topology_set_type_filter(t, HWLOC_OBJ_L3ICACHE, HWLOC_TYPE_FILTER_KEEP_ALL);
-    return Topology(t);
+    if (scope == PuScope::whole_machine)
+        hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+    return topo;
 }
 
-HwlocMachine machine_of(hwloc_topology_t topology) {
-    return HwlocMachine{convert(topology), hostname_of(topology)};
+namespace {
+
+struct BitmapDeleter {
+    void operator()(hwloc_bitmap_s* b) const { hwloc_bitmap_free(b); }
+};
+
+// The PU objects hwloc kept whose OS index the topology allows (an export's
+// allowed_cpuset may name PUs the export does not hold).
+AllowedPus allowed_pus_of(hwloc_topology_t topology) {
+    const std::unique_ptr<hwloc_bitmap_s, BitmapDeleter> allowed(hwloc_bitmap_alloc());
+    if (!allowed) throw std::bad_alloc();
+    const hwloc_const_cpuset_t permitted = hwloc_topology_get_allowed_cpuset(topology);
+    AllowedPus a;
+    for (hwloc_obj_t pu = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_PU, nullptr); pu;
+         pu = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_PU, pu)) {
+        ++a.machine;
+        if (hwloc_bitmap_isset(permitted, pu->os_index)) {
+            ++a.allowed;
+            hwloc_bitmap_set(allowed.get(), pu->os_index);
+        }
+    }
+    char* list = nullptr;
+    if (hwloc_bitmap_list_asprintf(&list, allowed.get()) < 0) throw std::bad_alloc();
+    a.os_indexes = list;
+    std::free(list);
+    return a;
+}
+
+// The allowed part of a whole topology: its XML export read again without
+// HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED, which is hwloc's own restriction
+// (the same for an export, a diff applied to its reference and this machine).
+MachineTree allowed_tree(hwloc_topology_t whole, const AllowedPus& allowed) {
+    if (allowed.allowed == 0)
+        throw InputError(fmt::format("allows none of its {} PUs: nothing is left to model of "
+                                     "the allowed PUs only",
+                                     allowed.machine));
+    Topology topo = make_topology(PuScope::allowed_only);
+    char* xml = nullptr;
+    int length = 0;
+    if (hwloc_topology_export_xmlbuffer(whole, &xml, &length, 0) != 0)
+        throw Error("hwloc cannot export a topology it loaded");
+    const bool loaded = hwloc_topology_set_xmlbuffer(topo.get(), xml, length) == 0 &&
+                        hwloc_topology_load(topo.get()) == 0;
+    hwloc_free_xmlbuffer(whole, xml);
+    if (!loaded)
+        throw InputError(
+            fmt::format("hwloc cannot read the allowed PUs ({}) alone", allowed.os_indexes));
+    MachineTree tree = convert(topo.get());
+    if (tree.num_pus() != allowed.allowed)
+        throw InputError(fmt::format("hwloc kept {} PUs of the {} this export allows ({}): its "
+                                     "allowed cpuset and its objects' cpusets are inconsistent",
+                                     tree.num_pus(), allowed.allowed, allowed.os_indexes));
+    return tree;
+}
+
+} // namespace
+
+HwlocMachine machine_of(hwloc_topology_t topology, PuScope scope) {
+    HwlocMachine m;
+    m.allowed = allowed_pus_of(topology);
+    m.tree =
+        scope == PuScope::whole_machine ? convert(topology) : allowed_tree(topology, m.allowed);
+    m.hostname = hostname_of(topology);
+    return m;
 }
 } // namespace detail
 
@@ -130,7 +197,7 @@ MachineTree tree_from_synthetic(std::string_view description, const HwlocSandbox
             if (hwloc_topology_set_synthetic(topo.get(), desc.c_str()) != 0 ||
                 hwloc_topology_load(topo.get()) != 0)
                 throw InputError(fmt::format("hwloc rejects the synthetic description '{}'", desc));
-            return HwlocMachine{convert(topo.get()), ""};
+            return detail::machine_of(topo.get(), PuScope::whole_machine);
         }).tree;
     // Attributes can make hwloc build something else (indexes=0,0,0,0 merges
     // four PUs into one): refuse rather than guess.
@@ -141,18 +208,19 @@ MachineTree tree_from_synthetic(std::string_view description, const HwlocSandbox
     return tree;
 }
 
-HwlocMachine load_hwloc_xml(const std::string& path, const HwlocSandbox* sandbox) {
+HwlocMachine load_hwloc_xml(const std::string& path, const HwlocSandbox* sandbox, PuScope scope) {
     const std::string buffer = read_all(path);
     // pugixml first: hwloc's parser only says "failed", we want the line.
     pugi::xml_document doc;
     detail::parse_xml(doc, buffer, path);
     detail::refuse_known_hwloc_crashes(doc, buffer, path);
-    return detail::load_checked_hwloc_xml(buffer, path, sandbox);
+    return detail::load_checked_hwloc_xml(buffer, path, sandbox, scope, detail::declared_pus(doc));
 }
 
 namespace detail {
 HwlocMachine load_checked_hwloc_xml(std::string_view buffer, const std::string& source_name,
-                                    const HwlocSandbox* sandbox) {
+                                    const HwlocSandbox* sandbox, PuScope scope,
+                                    const std::vector<std::uint32_t>& declared) {
     const std::string copy(buffer); // hwloc wants a NUL-terminated buffer, size included
     return run_hwloc(sandbox, source_name, [&] {
         Topology topo = make_topology();
@@ -160,8 +228,9 @@ HwlocMachine load_checked_hwloc_xml(std::string_view buffer, const std::string& 
                                          static_cast<int>(copy.size() + 1)) != 0 ||
             hwloc_topology_load(topo.get()) != 0)
             throw InputError(source_name, 0, "hwloc cannot load this XML export");
+        check_kept_pus(topo.get(), declared, source_name);
         try {
-            return HwlocMachine{convert(topo.get()), hostname_of(topo.get())};
+            return machine_of(topo.get(), scope);
         } catch (const InputError& e) {
             throw InputError(source_name, 0, e.what());
         }
@@ -169,10 +238,10 @@ HwlocMachine load_checked_hwloc_xml(std::string_view buffer, const std::string& 
 }
 } // namespace detail
 
-HwlocMachine discover_this_machine() {
+HwlocMachine discover_this_machine(PuScope scope) {
     Topology topo = make_topology();
     if (hwloc_topology_load(topo.get()) != 0) throw Error("hwloc cannot discover this machine");
-    HwlocMachine m{convert(topo.get()), hostname_of(topo.get())};
+    HwlocMachine m = detail::machine_of(topo.get(), scope);
     if (m.hostname.empty()) {
         char buf[256] = {};
         if (gethostname(buf, sizeof buf - 1) == 0) m.hostname = buf;

@@ -88,8 +88,13 @@ void parse_xml(pugi::xml_document& doc, std::string_view buffer, const std::stri
                          fmt::format("malformed XML: {}", ok.description()));
 }
 
-std::size_t declared_pus(const pugi::xml_document& doc) {
-    return doc.select_nodes("//object[@type='PU']").size();
+std::vector<std::uint32_t> declared_pus(const pugi::xml_document& doc) {
+    std::vector<std::uint32_t> pus;
+    for (const pugi::xpath_node& n : doc.select_nodes("//object[@type='PU']")) {
+        const pugi::xml_attribute os = n.node().attribute("os_index");
+        pus.push_back(os ? os.as_uint(unknown_os_index) : unknown_os_index);
+    }
+    return pus;
 }
 
 // hwloc checks that each set of an object comes with its complete_ twin
@@ -131,14 +136,30 @@ void refuse_known_hwloc_crashes(const pugi::xml_document& doc, std::string_view 
         refuse(numa, object_name(numa), "nodeset");
 }
 
-void check_kept_pus(const MachineTree& tree, std::size_t declared, const std::string& source) {
-    // hwloc drops PUs whose cpusets contradict each other, after a banner on
-    // stderr.
-    if (tree.num_pus() != declared)
-        throw InputError(source, 0,
-                         fmt::format("hwloc kept {} of the {} PUs of this export: its cpusets "
-                                     "are inconsistent",
-                                     tree.num_pus(), declared));
+void check_kept_pus(hwloc_topology_t topology, const std::vector<std::uint32_t>& declared,
+                    const std::string& source) {
+    // hwloc drops PUs whose cpusets contradict each other (an empty cpuset,
+    // one outside its parent's), after a banner on stderr: the declared PUs
+    // it has no object for.
+    std::vector<std::uint32_t> kept;
+    for (hwloc_obj_t pu = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_PU, nullptr); pu;
+         pu = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_PU, pu))
+        kept.push_back(pu->os_index == HWLOC_UNKNOWN_INDEX ? unknown_os_index : pu->os_index);
+    if (kept.size() == declared.size()) return;
+    std::sort(kept.begin(), kept.end());
+    std::vector<std::uint32_t> dropped;
+    for (const std::uint32_t os : declared)
+        if (!std::binary_search(kept.begin(), kept.end(), os)) dropped.push_back(os);
+    std::string which;
+    for (std::size_t i = 0; i < dropped.size() && i < 8; ++i)
+        which += fmt::format("{}{}", i ? ", P#" : ", dropping P#",
+                             dropped[i] == unknown_os_index ? std::string("?")
+                                                            : std::to_string(dropped[i]));
+    if (dropped.size() > 8) which += fmt::format(" and {} more", dropped.size() - 8);
+    throw InputError(source, 0,
+                     fmt::format("hwloc kept {} of the {} PUs of this export{}: its cpusets "
+                                 "are inconsistent (not merely restricted to a job's PUs)",
+                                 kept.size(), declared.size(), which));
 }
 
 } // namespace nettopo::detail

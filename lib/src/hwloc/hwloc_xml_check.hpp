@@ -7,17 +7,21 @@
 #include "nettopo/tree/machine_tree.hpp"
 
 #include <cstddef>
+#include <cstdint>
+#include <hwloc.h>
 #include <pugixml.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nettopo::detail {
 
 // Parses `buffer` into `doc`. Throws InputError(source, line, "malformed XML: ...").
 void parse_xml(pugi::xml_document& doc, std::string_view buffer, const std::string& source);
 
-// Number of PU objects an hwloc export declares.
-std::size_t declared_pus(const pugi::xml_document& doc);
+// The OS indexes of the PU objects an hwloc export declares, in document
+// order (unknown_os_index where a PU has none).
+std::vector<std::uint32_t> declared_pus(const pugi::xml_document& doc);
 
 // Throws InputError(source, line, ...) on an export hwloc 2.9 is known to
 // crash on (dereferencing NULL, as lstopo does), before hwloc sees it. `doc`
@@ -26,8 +30,14 @@ std::size_t declared_pus(const pugi::xml_document& doc);
 void refuse_known_hwloc_crashes(const pugi::xml_document& doc, std::string_view buffer,
                                 const std::string& source);
 
-// Throws InputError naming `source` when hwloc kept fewer (or more) PUs than
-// the export declares: a machine silently missing PUs is worse than an error.
-void check_kept_pus(const MachineTree& tree, std::size_t declared, const std::string& source);
+// Throws InputError naming `source` when hwloc kept fewer (or more) PUs
+// than the export declares, naming the PUs it dropped: a machine silently
+// missing PUs is worse than an error. Checked on the loaded `topology`,
+// before nettopo converts it (a Core left without its PU would be refused
+// for that, which says less). An export restricted to some PUs
+// (allowed_cpuset) is not inconsistent: `topology` was loaded whole
+// (make_topology(whole_machine)), whatever is modelled.
+void check_kept_pus(hwloc_topology_t topology, const std::vector<std::uint32_t>& declared,
+                    const std::string& source);
 
 } // namespace nettopo::detail

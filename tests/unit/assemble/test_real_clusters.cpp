@@ -14,6 +14,7 @@
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/support/error.hpp"
 #include "testkit/real_data.hpp"
+#include "testkit/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -28,6 +29,7 @@ namespace {
 using test::assemble_real_cluster;
 using test::have_real_cluster;
 using test::real_cluster_dir;
+using test::TempDir;
 
 std::uint32_t hops(const Cluster& c, std::string_view a, std::string_view b) {
     NetworkSearch search(c.network());
@@ -206,6 +208,92 @@ TEST_CASE("assembly: hosts matched with the fabric by name", "[real-clusters]") 
         CHECK(check_assembly(a, true).num_problems() == a.issues.size());
         CHECK(check_assembly(a, true).issues.size() == a.issues.size());
     }
+}
+
+TEST_CASE("assembly: short names match fully qualified ones, ambiguity is reported",
+          "[real-clusters]") {
+    Fabric f;
+    f.source = "fabric.txt";
+    f.nodes = {{"sw0", true, "", 1},   {"a1.cluster.local", false, "", 2},
+               {"a2", false, "", 3},   {"b1", false, "", 4},
+               {"c1.x", false, "", 5}, {"c1.y", false, "", 6},
+               {"d1", false, "", 7},   {"d1.x", false, "", 8}};
+    for (std::uint32_t n = 1; n < f.nodes.size(); ++n) f.links.push_back({0, n, 32, {}, 1, n + 1});
+    const MachineTree two = tree_from_synthetic("core:2 pu:1");
+    const std::vector<HostExport> hosts = {
+        {"a1", two, "x/a1.xml"},     {"a2.cluster.local", two, "x/a2.cluster.local.xml"},
+        {"b1.x", two, "x/b1.x.xml"}, {"b1.y", two, "x/b1.y.xml"},
+        {"c1", two, "x/c1.xml"},     {"d1", two, "x/d1.xml"}};
+    const Assembly a = assemble_cluster(hosts, &f, {});
+    // Named as the fabric names them.
+    CHECK(a.cluster.num_machines() == 3);
+    CHECK(a.cluster.machine_name(MachineId(0)) == "a1.cluster.local");
+    CHECK(a.cluster.machine_name(MachineId(1)) == "a2");
+    CHECK(a.cluster.machine_name(MachineId(2)) == "d1"); // exactly; d1.x matches it loosely
+    REQUIRE(a.issues.size() == 2);
+    CHECK(a.issues[0].summary() ==
+          "4 hosts in the fabric whose short or fully qualified name matches several hwloc "
+          "exports, or an export another host matches, left out: b1,c1.x,c1.y,d1.x");
+    CHECK(a.issues[1].names == std::vector<std::string>{"b1.x", "b1.y", "c1"});
+}
+
+TEST_CASE("assembly: plafrim's exports under fully qualified names", "[real-clusters]") {
+    // The real exports copied as HOST.plafrim.local.xml and named after their
+    // files: the same cluster as plafrim's own names give.
+    if (!have_real_cluster("plafrim")) return;
+    const TempDir tmp("nettopo-fqdn-");
+    for (const auto& e :
+         std::filesystem::directory_iterator(real_cluster_dir("plafrim") + "/hwloc"))
+        std::filesystem::copy_file(e.path(),
+                                   tmp.path / (e.path().stem().string() + ".plafrim.local.xml"));
+    AssembleOptions o;
+    o.host_naming = HostNaming::file_name;
+    ClusterSources s;
+    s.hosts = {tmp.path.string()};
+    s.ibnetdiscover = {real_cluster_dir("plafrim") + "/ib-subnet-0.txt"};
+    const Assembly fqdn = assemble_from_files(s, o);
+    const Assembly plain = assemble_real_cluster("plafrim");
+    CHECK(fqdn.cluster.num_machines() == plain.cluster.num_machines());
+    CHECK(fqdn.cluster.num_pes() == plain.cluster.num_pes());
+    CHECK(fqdn.cluster.num_types() == plain.cluster.num_types());
+    for (std::uint32_t m = 0; m < plain.cluster.num_machines(); ++m)
+        CHECK(fqdn.cluster.machine_name(MachineId(m)) == plain.cluster.machine_name(MachineId(m)));
+    REQUIRE(fqdn.issues.size() == plain.issues.size());
+    CHECK(fqdn.issues[0].names == plain.issues[0].names);
+    CHECK(fqdn.issues[1].names == std::vector<std::string>{"fifi.plafrim.local",
+                                                           "loulou.plafrim.local",
+                                                           "riri.plafrim.local"});
+    CHECK(fqdn.notes.empty());
+}
+
+TEST_CASE("assembly: restricted and renamed exports are notes, not mismatches", "[real-clusters]") {
+    const std::string hagrid = NETTOPO_SHARED_DATA "/hwloc-xml/hagrid-restricted.xml";
+    if (!have_real_cluster("avakas")) return;
+    const TempDir tmp("nettopo-notes-");
+    std::filesystem::copy_file(hagrid, tmp.path / "hagrid.xml");
+    for (const char* name : {"node001.xml", "node002.xml"})
+        std::filesystem::copy_file(real_cluster_dir("avakas") + "/hwloc/node001.xml",
+                                   tmp.path / name);
+    ClusterSources s;
+    s.hosts = {tmp.path.string()};
+    AssembleOptions o;
+    o.hosts_only = true;
+    o.strict = true; // notes are not mismatches
+    const Assembly a = assemble_from_files(s, o);
+    CHECK(a.issues.empty());
+    REQUIRE(a.notes.size() == 2);
+    CHECK(a.notes[0].summary() ==
+          "1 hwloc export restricted to a job's PUs, modelled whole: hagrid");
+    CHECK(a.notes[0].remedy == Remedy::allowed_only);
+    CHECK(a.notes[1].summary() == "2 hwloc exports claiming a HostName another export claims "
+                                  "too, named after their files: node[001-002]");
+    CHECK(a.notes[1].remedy == Remedy::host_naming);
+    CHECK(a.cluster.machine_type(a.cluster.require_machine("hagrid")).num_pus() == 8);
+    CHECK(check_assembly(a, false).notes.size() == 2);
+    o.pu_scope = PuScope::allowed_only;
+    const Assembly allowed = assemble_from_files(s, o);
+    CHECK(allowed.cluster.machine_type(allowed.cluster.require_machine("hagrid")).num_pus() == 6);
+    CHECK(allowed.notes[0].remedy == Remedy::none);
 }
 
 TEST_CASE("assembly: names no hostlist can hold are listed plainly", "[real-clusters]") {

@@ -44,9 +44,10 @@ void write(const fs::path& path, const std::string& text) {
     REQUIRE(out);
 }
 
-std::string error_of(const std::vector<std::string>& paths) {
+std::string error_of(const std::vector<std::string>& paths,
+                     HostNaming naming = HostNaming::automatic) {
     try {
-        load_host_exports(paths);
+        load_host_exports(paths, nullptr, {naming, PuScope::whole_machine});
     } catch (const InputError& e) {
         return e.what();
     }
@@ -278,12 +279,35 @@ TEST_CASE("host exports: errors name the file", "[host-exports]") {
         write(tmp / "node003.diff.xml", node003);
         CHECK_THAT(error_of({tmp / "node003.diff.xml"}), Contains("is itself a topology diff"));
     }
-    SECTION("two files of one host") {
+    SECTION("two files of one host, by the export's rule") {
         fs::copy_file(avakas_dir / "node001.xml", tmp.path / "a.xml");
         fs::copy_file(avakas_dir / "node001.xml", tmp.path / "b.xml");
-        const std::string e = error_of({tmp.path.string()});
+        const std::string e = error_of({tmp.path.string()}, HostNaming::export_name);
         CHECK_THAT(e, StartsWith(tmp / "b.xml: host 'node001' is described twice"));
         CHECK_THAT(e, Contains(tmp / "a.xml"));
+    }
+    SECTION("two files of one host whose names are one host too") {
+        fs::create_directory(tmp.path / "1");
+        fs::create_directory(tmp.path / "2");
+        fs::copy_file(avakas_dir / "node001.xml", tmp.path / "1/node007.xml");
+        fs::copy_file(avakas_dir / "node001.xml", tmp.path / "2/node007.xml");
+        const std::string e = error_of({tmp / "1", tmp / "2"});
+        CHECK_THAT(e, StartsWith(tmp / "2/node007.xml: host 'node001' is described twice: here "
+                                       "and in " +
+                                 tmp / "1/node007.xml"));
+        CHECK_THAT(e, Contains("both file names name 'node007'"));
+        // By their files: node007 twice.
+        CHECK_THAT(error_of({tmp / "1", tmp / "2"}, HostNaming::file_name),
+                   StartsWith(tmp / "2/node007.xml: host 'node007' is described twice"));
+    }
+    SECTION("two files of one host, one file name no host name") {
+        fs::copy_file(avakas_dir / "node001.xml", tmp.path / "node001.xml");
+        fs::copy_file(avakas_dir / "node001.xml", tmp.path / "_copy.xml");
+        const std::string e = error_of({tmp.path.string()});
+        CHECK_THAT(e, StartsWith(tmp / "_copy.xml: host 'node001' is described twice: here and "
+                                       "in " +
+                                 tmp / "node001.xml"));
+        CHECK_THAT(e, Contains("the file name '_copy' is no host name"));
     }
     SECTION("a diff and a full export of one host") {
         fs::copy_file(avakas_dir / "node001.xml", tmp.path / "node001.xml");
@@ -330,5 +354,55 @@ TEST_CASE("host exports: errors name the file", "[host-exports]") {
         write(tmp / "host7.diff.xml", v2_diff_of_16em64t);
         CHECK_THAT(error_of({tmp / "host7.diff.xml"}),
                    StartsWith(tmp / "ref.xml: hwloc kept 15 of the 16 PUs"));
+    }
+}
+
+TEST_CASE("host exports: exports claiming one HostName are named after their files",
+          "[host-exports]") {
+    if (!have(avakas_dir) || !have(plafrim_dir)) return;
+    // An export copied to other hosts keeps the HostName it was made on
+    // (node001); the files name the hosts.
+    const TempDir tmp("nettopo-hosts-claims-");
+    for (const char* name : {"node001.xml", "node002.xml", "node010.xml"})
+        fs::copy_file(avakas_dir / "node001.xml", tmp.path / name);
+    fs::copy_file(plafrim_dir / "fourmi001.xml", tmp.path / "fourmi001.xml");
+    const std::vector<HostExport> hosts = load_host_exports({tmp.path.string()});
+    REQUIRE(hosts.size() == 4);
+    CHECK(hosts[0].name == "fourmi001");
+    CHECK_FALSE(hosts[0].renamed);
+    for (std::size_t i = 1; i < 4; ++i) {
+        CHECK(hosts[i].name == fs::path(hosts[i].source).stem().string());
+        CHECK(hosts[i].export_hostname == "node001");
+        CHECK(hosts[i].renamed);
+        CHECK(hosts[i].tree == hosts[1].tree);
+    }
+    // --host-name file: the same names, none said to be renamed.
+    const std::vector<HostExport> by_file =
+        load_host_exports({tmp.path.string()}, nullptr, {HostNaming::file_name, {}});
+    for (std::size_t i = 0; i < 4; ++i) {
+        CHECK(by_file[i].name == hosts[i].name);
+        CHECK_FALSE(by_file[i].renamed);
+    }
+    CHECK_THAT(error_of({tmp.path.string()}, HostNaming::export_name),
+               Contains("host 'node001' is described twice"));
+}
+
+TEST_CASE("host exports: the real clusters' files are named as their exports", "[host-exports]") {
+    // Every real export says the HostName its file is named after: the three
+    // rules agree on them.
+    for (const fs::path& dir : {avakas_dir, plafrim_dir}) {
+        if (!have(dir)) continue;
+        INFO(dir.string());
+        const std::vector<HostExport> automatic = load_host_exports({dir.string()});
+        for (const HostNaming naming : {HostNaming::export_name, HostNaming::file_name}) {
+            const std::vector<HostExport> hosts =
+                load_host_exports({dir.string()}, nullptr, {naming, {}});
+            REQUIRE(hosts.size() == automatic.size());
+            for (std::size_t i = 0; i < hosts.size(); ++i) {
+                CHECK(hosts[i].name == automatic[i].name);
+                CHECK_FALSE(automatic[i].renamed);
+                CHECK_FALSE(automatic[i].allowed.restricted());
+            }
+        }
     }
 }

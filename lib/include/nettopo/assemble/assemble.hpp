@@ -38,6 +38,10 @@ struct AssembleOptions {
     // through this sandbox if set, else in the calling thread
     // (hwloc_sandbox.hpp).
     const HwlocSandbox* hwloc_sandbox = nullptr;
+    // How the hosts' exports are read (assemble_from_files): the whole
+    // machine or its allowed PUs, and how a host is named (host_exports.hpp).
+    PuScope pu_scope = PuScope::whole_machine;
+    HostNaming host_naming = HostNaming::automatic;
 };
 
 // One kind of mismatch, with every name it concerns.
@@ -55,8 +59,11 @@ struct AssemblyIssue {
 struct Assembly {
     Cluster cluster;
     std::vector<AssemblyIssue> issues; // empty when everything matched
-    // Worth knowing, not a mismatch: the switches' own adapters (SHARP
-    // aggregation nodes) the fabric left out of the hosts.
+    // Worth knowing, not mismatches (strict ignores them): the switches' own
+    // adapters (SHARP aggregation nodes) the fabric left out of the hosts,
+    // exports restricted to some PUs (Remedy::allowed_only when modelled
+    // whole), exports named after their files because they claim one
+    // HostName (Remedy::host_naming).
     std::vector<AssemblyIssue> notes;
     std::vector<std::string> defaulted_hosts; // fabric hosts given options.default_machine
 };
@@ -111,6 +118,10 @@ struct ClusterSources {
 // file stem, else after the first `hosts` path's.
 Assembly assemble_from_files(const ClusterSources& sources, const AssembleOptions& options);
 
+// Hosts are matched with the fabric's by name; a short name matches a fully
+// qualified one ("node01" = "node01.cluster.local", either side holding
+// either) unless it would match several, which is an issue, not a guess.
+//
 // Throws UsageError for contradictory requests (no fabric without
 // hosts_only, a fabric with it) and when no machine is left (with
 // Remedy::hosts_or_default_machine), AssemblyMismatchError when `strict` and

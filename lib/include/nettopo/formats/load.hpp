@@ -2,6 +2,7 @@
 // a nettopo archive, a text description, or an hwloc XML export of one machine.
 #pragma once
 
+#include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/model/progress.hpp"
@@ -21,6 +22,9 @@ struct LoadOptions {
     // the synthetic descriptions of a text description): through this
     // sandbox if set, else in the calling thread (see hwloc_sandbox.hpp).
     const HwlocSandbox* hwloc_sandbox = nullptr;
+    // An hwloc XML export, this machine: the whole machine, or only the PUs
+    // it allowed (hwloc_source.hpp). Archives and descriptions keep what they hold.
+    PuScope pu_scope = PuScope::whole_machine;
 };
 
 enum class InputKind { Archive, Description, HwlocXml };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "nettopo/families/family.hpp"
+#include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/model/progress.hpp"
 
@@ -51,11 +52,13 @@ inline constexpr std::string_view default_machine = "pack:2 l3:1 l2:8 l1:1 core:
 // or from a file holding exactly one machine type (an hwloc XML export, or a
 // nettopo archive or description of one type). hwloc parses in the calling
 // thread, or through `hwloc_sandbox` if given (hwloc_sandbox.hpp). ValueError
-// for a description that does not read; InputError for a file.
+// for a description that does not read; InputError for a file. An hwloc
+// export is its whole machine, or the PUs it allowed (`scope`, hwloc_source.hpp).
 MachineType synthetic_machine(std::string_view description, NodeLevel node_level,
                               const HwlocSandbox* hwloc_sandbox = nullptr);
 MachineType machine_from_file(const std::string& path, NodeLevel node_level,
-                              const HwlocSandbox* hwloc_sandbox = nullptr);
+                              const HwlocSandbox* hwloc_sandbox = nullptr,
+                              PuScope scope = PuScope::whole_machine);
 
 // The machine the thesis' presets use: one PU, as every vertex of its generator.
 inline constexpr std::string_view preset_machine = "pu:1";

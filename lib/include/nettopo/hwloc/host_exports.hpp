@@ -3,8 +3,10 @@
 // reference host with hwloc's diff API.
 #pragma once
 
+#include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/tree/machine_tree.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,19 +14,37 @@ namespace nettopo {
 
 class HwlocSandbox; // hwloc_sandbox.hpp
 
+// How an export's host is named. automatic: the export's HostName, else the
+// file's stem ("node001.xml", "node003.diff.xml": node001, node003); exports
+// that claim one HostName are named after their files when their stems are
+// distinct host names (exports copied between hosts keep the HostName of
+// the host they were made on). export_name: the HostName (the stem only for
+// an export without one). file_name: the stem.
+enum class HostNaming : std::uint8_t { automatic, export_name, file_name };
+
+struct HostExportOptions {
+    HostNaming naming = HostNaming::automatic;
+    PuScope pu_scope = PuScope::whole_machine;
+};
+
 struct HostExport {
-    std::string name; // HostName info of the Machine object, else the file name's stem
+    std::string name; // as HostExportOptions::naming says
     MachineTree tree;
-    std::string source; // the file it came from
+    std::string source;               // the file it came from
+    std::string export_hostname = {}; // the export's HostName info; empty if absent
+    AllowedPus allowed = {};          // the PUs the export allowed (all, unless made inside a job)
+    // Named after its file because another export claims the same HostName.
+    bool renamed = false;
 };
 
 // `paths`: files and directories (every *.xml inside, sorted by name). A diff's
 // reference is looked up beside it by its refname. Every file is parsed as XML
 // in this thread; hwloc's work (loading an export, applying a diff) runs in
 // this thread too, or through `sandbox` if given, once per file
-// (hwloc_sandbox.hpp). Errors are InputError naming the file. Duplicate host
-// names are an InputError naming both files.
+// (hwloc_sandbox.hpp). Errors are InputError naming the file. Two exports the
+// naming rule gives one host name are an InputError naming both files.
 std::vector<HostExport> load_host_exports(const std::vector<std::string>& paths,
-                                          const HwlocSandbox* sandbox = nullptr);
+                                          const HwlocSandbox* sandbox = nullptr,
+                                          const HostExportOptions& options = {});
 
 } // namespace nettopo

@@ -5,6 +5,7 @@
 
 #include "nettopo/tree/machine_tree.hpp"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -12,9 +13,27 @@ namespace nettopo {
 
 class HwlocSandbox; // hwloc_sandbox.hpp
 
+// What of a machine is modelled. An export made inside a batch job (Slurm
+// cgroups, a cpuset) allows the job's PUs only (its allowed_cpuset), yet it
+// describes the whole machine, whose topology does not depend on the job:
+// the whole machine is read by default (what `lstopo --disallowed` shows,
+// hwloc's HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED). allowed_only models the
+// PUs and NUMA nodes the export allowed, as hwloc reads it without that flag
+// (what plain `lstopo -i` shows).
+enum class PuScope : std::uint8_t { whole_machine, allowed_only };
+
+// Which PUs an export (or this process) was allowed to use, whatever was modelled.
+struct AllowedPus {
+    std::uint32_t allowed = 0; // PUs allowed
+    std::uint32_t machine = 0; // PUs of the whole machine
+    std::string os_indexes;    // the allowed PUs' OS indexes in hwloc's list syntax ("0-1,4-7")
+    bool restricted() const { return allowed < machine; }
+};
+
 struct HwlocMachine {
-    MachineTree tree;
+    MachineTree tree;     // the whole machine, or its allowed part (PuScope)
     std::string hostname; // HostName info of the Machine object; empty if absent
+    AllowedPus allowed = {};
 };
 
 // Validates the description itself first (clear message naming the bad
@@ -26,11 +45,14 @@ MachineTree tree_from_synthetic(std::string_view description,
 // Loads an hwloc XML export (v1 or v2 format). The file is parsed as XML
 // first (malformed XML is reported with its line, and what hwloc 2.9 is known
 // to crash on is refused), then by hwloc: in this thread, or through
-// `sandbox` if given (hwloc_sandbox.hpp). Throws InputError naming the file.
-HwlocMachine load_hwloc_xml(const std::string& path, const HwlocSandbox* sandbox = nullptr);
+// `sandbox` if given (hwloc_sandbox.hpp). Throws InputError naming the file,
+// saying which PUs hwloc dropped when its cpusets are inconsistent.
+HwlocMachine load_hwloc_xml(const std::string& path, const HwlocSandbox* sandbox = nullptr,
+                            PuScope scope = PuScope::whole_machine);
 
-// The machine this process runs on.
-HwlocMachine discover_this_machine();
+// The machine this process runs on: the whole machine by default, else the
+// PUs this process may use (its cgroup, its binding).
+HwlocMachine discover_this_machine(PuScope scope = PuScope::whole_machine);
 
 // The release of the hwloc library this process runs with (not the one it was
 // built against), as "MAJOR.MINOR.PATCH": what hwloc records on a topology it

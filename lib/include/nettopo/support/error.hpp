@@ -22,6 +22,8 @@ enum class Remedy : std::uint8_t {
     allow_disconnected,       // BuildOptions::allow_disconnected: accept a network in pieces
     default_machine,          // AssembleOptions::default_machine: a machine for hosts without one
     hosts_or_default_machine, // ClusterSources::hosts (the hosts' exports), or default_machine
+    allowed_only,             // PuScope::allowed_only: model only the PUs an export allowed
+    host_naming,              // HostNaming: choose how exports name their hosts
 };
 
 class Error : public std::runtime_error {
