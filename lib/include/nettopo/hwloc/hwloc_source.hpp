@@ -47,6 +47,11 @@ MachineTree tree_from_synthetic(std::string_view description,
 // to crash on is refused), then by hwloc: in this thread, or through
 // `sandbox` if given (hwloc_sandbox.hpp). Throws InputError naming the file,
 // saying which PUs hwloc dropped when its cpusets are inconsistent.
+// Safe from several threads. hwloc built with plugins (Debian's) loads its
+// libxml2 plugin with its first topology and unloads it with its last; a
+// thread that loaded an export and exits after that unload leaks libxml2's
+// per-thread state (about 1 KB). Programs loading from many short-lived
+// threads keep one hwloc topology alive meanwhile.
 HwlocMachine load_hwloc_xml(const std::string& path, const HwlocSandbox* sandbox = nullptr,
                             PuScope scope = PuScope::whole_machine);
 
