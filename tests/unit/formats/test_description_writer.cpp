@@ -9,6 +9,7 @@
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/support/error.hpp"
 #include "testkit/archive_text.hpp"
+#include "testkit/description_text.hpp"
 #include "testkit/random_cluster.hpp"
 #include "testkit/ranged_description.hpp"
 #include "testkit/real_data.hpp"
@@ -30,16 +31,11 @@ using Catch::Matchers::Contains;
 namespace {
 
 Cluster parse(const std::string& text, const std::string& source = "written.topo") {
-    std::istringstream in(text);
-    LoadOptions o;
-    o.build.allow_disconnected = true;
-    return read_description(in, source, o);
+    return test::from_description_text(text, source);
 }
 
 std::string written(const Cluster& c) {
-    std::ostringstream out;
-    write_description(c, out);
-    return out.str();
+    return test::description_text(c);
 }
 
 using test::archive_text;

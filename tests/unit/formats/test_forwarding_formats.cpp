@@ -7,6 +7,7 @@
 #include "nettopo/query/distance_index.hpp"
 #include "nettopo/support/error.hpp"
 #include "testkit/archive_text.hpp"
+#include "testkit/description_text.hpp"
 
 #include <catch2/catch.hpp>
 #include <sstream>
@@ -33,16 +34,11 @@ const char* const hosts_text =
     "link h1 leaf0 1\nlink h1 leaf1 1\nlink x1 leaf0 1\nlink x1 x2 1\n";
 
 Cluster parse(const std::string& text, const std::string& source = "hosts.topo") {
-    std::istringstream in(text);
-    LoadOptions o;
-    o.build.allow_disconnected = true;
-    return read_description(in, source, o);
+    return test::from_description_text(text, source);
 }
 
 std::string written(const Cluster& c) {
-    std::ostringstream out;
-    write_description(c, out);
-    return out.str();
+    return test::description_text(c);
 }
 
 std::string replace_once(std::string s, const std::string& from, const std::string& to) {
