@@ -11,6 +11,7 @@
 #include "nettopo/fabric/slurm_writer.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/model/cluster_diff.hpp"
+#include "nettopo/query/index_choice.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/query/summary.hpp"
 #include "nettopo/support/error.hpp"
@@ -27,8 +28,9 @@ using namespace nettopo;
 
 struct Options {
     std::string input, node_level = "auto", pairs, name;
-    std::string output, format; // draw and export: -o FILE, export --format
-    std::string expected;       // diff: the cluster expected
+    std::string index_use = "auto"; // --index: auto, always, never
+    std::string output, format;     // draw and export: -o FILE, export --format
+    std::string expected;           // diff: the cluster expected
     std::uint32_t collapse = DotOptions{}.collapse_above;
     bool json = false, allow_disconnected = false, all = false, by_hops = false;
     bool allowed_only = false;
@@ -44,28 +46,42 @@ struct Run {
     const LoadOptions& load;
     QueryEngine engine;
     QueryPrinter out;
-    int code = exit_ok; // diff: exit_differences when the clusters differ
+    std::unique_ptr<DistanceIndex> index; // what the engine looks distances up in, if any
+    int code = exit_ok;                   // diff: exit_differences when the clusters differ
 
     PeId pe() const { return cluster.require_pe(o.index); }
     PeId pair_pe(std::size_t i) const { return cluster.require_pe(o.pes.at(i)); }
 
-    // Pair queries answer either the two positional PEs or every pair of --pairs.
-    void for_pairs(const std::function<void(PeId, PeId)>& f) {
+    // Gives the engine the index --index picks for this many questions
+    // (nullopt: not known in advance; index_choice.hpp states the rule).
+    void plan(std::optional<std::uint64_t> questions) {
+        index = index_for_batch(cluster, parse_index_use(o.index_use), questions);
+        engine = QueryEngine(cluster, index.get());
+    }
+
+    // Pair queries answer either the two positional PEs or every pair of --pairs;
+    // those that ask the network for distances (hops, distance) first plan how.
+    void for_pairs(const std::function<void(PeId, PeId)>& f, bool distances = false) {
         if (o.pairs.empty()) {
             if (o.pes.size() != 2) throw UsageError("expected two PE indexes, or --pairs FILE");
+            if (distances) plan(1);
             f(pair_pe(0), pair_pe(1));
             return;
         }
         if (!o.pes.empty()) throw UsageError("give either two PE indexes or --pairs, not both");
         if (o.pairs == "-" && o.input == "-")
             throw UsageError("-i - and --pairs - cannot both read standard input");
-        if (o.pairs == "-") // answer as each line arrives: usable as a co-process
+        if (o.pairs == "-") { // answer as each line arrives: usable as a co-process
+            if (distances) plan(std::nullopt);
             for_each_pe_pair(std::cin, "<stdin>", cluster, [&](PeId a, PeId b) {
                 f(a, b);
                 std::cout.flush();
             });
-        else
-            for (auto [a, b] : read_pe_pairs_file(o.pairs, cluster)) f(a, b);
+        } else {
+            const auto pairs = read_pe_pairs_file(o.pairs, cluster);
+            if (distances) plan(pairs.size());
+            for (auto [a, b] : pairs) f(a, b);
+        }
     }
 };
 
@@ -112,11 +128,12 @@ const std::vector<SubCommand>& commands() {
          [](Run& r) { r.for_pairs([&](PeId a, PeId b) { r.out.ancestor(a, b); }); }},
         {"hops", "Fewest network links between the PEs' machines", "pair",
          [](Run& r) {
-             r.for_pairs([&](PeId a, PeId b) { r.out.hops(a, b, r.engine.hop_count(a, b)); });
+             r.for_pairs([&](PeId a, PeId b) { r.out.hops(a, b, r.engine.hop_count(a, b)); }, true);
          }},
         {"distance", "Latency between two PEs (ns)", "pair",
          [](Run& r) {
-             r.for_pairs([&](PeId a, PeId b) { r.out.distance(a, b, r.engine.distance(a, b)); });
+             r.for_pairs([&](PeId a, PeId b) { r.out.distance(a, b, r.engine.distance(a, b)); },
+                         true);
          }},
         {"path", "Machines and switches on one shortest path", "pair",
          [](Run& r) {
@@ -257,6 +274,13 @@ int main(int argc, char** argv) {
     app.add_flag("--allowed-only", o.allowed_only,
                  "An hwloc export or this machine: only the PUs it allowed (default: the whole "
                  "machine)");
+    app.add_option("--index", o.index_use,
+                   "How hops and distance answer: auto (the family's "
+                   "closed form when the cluster still is its family, else a distance index "
+                   "when the batch pays for building it, else a search per pair), always, "
+                   "never (search)")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"auto", "always", "never"}));
     app.require_subcommand(0, 1);
     app.fallthrough();
     add_version_flag(app, "nettopo-query");
@@ -284,8 +308,12 @@ int main(int argc, char** argv) {
         const std::string name = app.get_subcommands().front()->get_name();
         for (const SubCommand& c : commands())
             if (name == c.name) {
-                Run run{o, cluster, load, QueryEngine(cluster),
-                        QueryPrinter(std::cout, o.json, cluster)};
+                Run run{o,
+                        cluster,
+                        load,
+                        QueryEngine(cluster),
+                        QueryPrinter(std::cout, o.json, cluster),
+                        nullptr};
                 c.run(run);
                 return run.code;
             }

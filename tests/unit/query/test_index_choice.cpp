@@ -1,0 +1,67 @@
+// The tools' rule for building a distance index or searching: what it picks,
+// and that whatever it picks answers as the search does.
+#include "nettopo/gen/generate.hpp"
+#include "nettopo/query/index_choice.hpp"
+#include "nettopo/query/query_engine.hpp"
+#include "nettopo/support/error.hpp"
+#include "testkit/random_cluster.hpp"
+
+#include <catch2/catch.hpp>
+#include <random>
+
+using namespace nettopo;
+
+namespace {
+
+// Every PE pair's hop count and distance through `index` equal a search's.
+void require_same_answers(const Cluster& c, const DistanceIndex* index) {
+    QueryEngine searched(c);
+    QueryEngine looked_up(c, index);
+    for (std::uint32_t a = 0; a < c.num_pes(); ++a)
+        for (std::uint32_t b = 0; b < c.num_pes(); ++b) {
+            REQUIRE(looked_up.hop_count(PeId(a), PeId(b)) == searched.hop_count(PeId(a), PeId(b)));
+            REQUIRE(looked_up.distance(PeId(a), PeId(b)) == searched.distance(PeId(a), PeId(b)));
+        }
+}
+
+} // namespace
+
+TEST_CASE("index choice: the words of --index", "[index-choice]") {
+    CHECK(parse_index_use("auto") == IndexUse::Auto);
+    CHECK(parse_index_use("always") == IndexUse::Always);
+    CHECK(parse_index_use("never") == IndexUse::Never);
+    CHECK_THROWS_AS(parse_index_use("sometimes"), ValueError);
+    CHECK_THROWS_AS(parse_index_use(""), ValueError);
+}
+
+TEST_CASE("index choice: a family's closed form from the first question", "[index-choice]") {
+    const Cluster torus = generate_from_spec("torus --dims 4x3 --machine 'core:2 pu:1'");
+    for (const auto questions : {std::optional<std::uint64_t>{}, std::optional<std::uint64_t>{1}}) {
+        const auto index = index_for_batch(torus, IndexUse::Auto, questions);
+        REQUIRE(index);
+        CHECK(index->kind() == DistanceIndexKind::ClosedForm);
+        require_same_answers(torus, index.get());
+    }
+    CHECK_FALSE(index_for_batch(torus, IndexUse::Never, 1000000));
+}
+
+TEST_CASE("index choice: the general index when the batch pays for it", "[index-choice]") {
+    std::mt19937_64 rng(14);
+    for (int round = 0; round < 30; ++round) {
+        const Cluster c = test::build_cluster(test::random_cluster(rng), true);
+        if (c.num_machines() < 2) continue;
+        CAPTURE(round, c.num_machines(), c.num_switches());
+        // No family: a search for one question or an unknown batch, ...
+        CHECK_FALSE(index_for_batch(c, IndexUse::Auto, 1));
+        CHECK_FALSE(index_for_batch(c, IndexUse::Auto, std::nullopt));
+        // ... the general index for a batch far larger than the core, and
+        // always when asked.
+        const auto big = index_for_batch(c, IndexUse::Auto, std::uint64_t{1} << 40);
+        REQUIRE(big);
+        CHECK(big->kind() != DistanceIndexKind::ClosedForm);
+        require_same_answers(c, big.get());
+        const auto always = index_for_batch(c, IndexUse::Always, 1);
+        REQUIRE(always);
+        require_same_answers(c, always.get());
+    }
+}
