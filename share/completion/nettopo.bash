@@ -17,7 +17,7 @@ _nettopo_query() {
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-i --input --json --node-level --allow-disconnected --allowed-only --index --pairs --hops --all -o --output --collapse --format --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-i --input -q --quiet --json --node-level --allow-disconnected --allowed-only --index --pairs --hops --all -o --output --collapse --format --help --version" -- "$cur"))
         return
     fi
     local w

@@ -53,9 +53,17 @@ expect "-i wins over NETTOPO_ARCHIVE and ./net_topo.xml" 0 12 "$work/with-defaul
     NETTOPO_ARCHIVE="$work/ring4.xml" -- -i "$work/fig9b.xml" num-pes
 expect "NETTOPO_ARCHIVE naming a missing file: exit 1" 1 "" "$work/with-default" \
     NETTOPO_ARCHIVE="$work/missing.xml" -- num-pes
-grep -q "missing.xml" "$work/stderr" || fail "the error does not name the missing archive: $(cat "$work/stderr")"
-# Neither: this machine, through hwloc: one machine, at least one PE.
+grep -q "missing.xml: no such file (named by \$NETTOPO_ARCHIVE)" "$work/stderr" ||
+    fail "the error does not name the missing archive and the variable: $(cat "$work/stderr")"
+# Neither: this machine, through hwloc: one machine, at least one PE, and a
+# note on stderr (no silent fallback in a job script) that -q leaves out.
 expect "no NETTOPO_ARCHIVE, no ./net_topo.xml: this machine" 0 1 "$work/empty" -- num-machines
+[[ "$(cat "$work/stderr")" == "nettopo-query: no topology given (-i, \$NETTOPO_ARCHIVE or ./net_topo.xml): answering about this machine" ]] ||
+    fail "reading this machine for want of a topology is not said on stderr: '$(cat "$work/stderr")'"
+expect "-q: this machine, nothing on stderr" 0 1 "$work/empty" -- -q num-machines
+[[ ! -s "$work/stderr" ]] || fail "-q still wrote on stderr: '$(cat "$work/stderr")'"
+expect "a topology found: nothing on stderr" 0 8 "$work/with-default" -- num-pes
+[[ ! -s "$work/stderr" ]] || fail "a found topology wrote on stderr: '$(cat "$work/stderr")'"
 
 if [[ $failures -gt 0 ]]; then
     echo "$failures check(s) failed"

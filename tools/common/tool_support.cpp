@@ -73,10 +73,20 @@ std::string version_text(std::string_view tool) {
     return fmt::format("{} {}\nhwloc {}", tool, NETTOPO_VERSION, hwloc_runtime_version());
 }
 
-std::string default_input() {
-    if (const char* env = std::getenv("NETTOPO_ARCHIVE"); env && *env) return env;
+std::string default_input(std::string_view tool, bool quiet) {
     std::error_code ec;
+    if (const char* env = std::getenv("NETTOPO_ARCHIVE"); env && *env) {
+        // A job script that names an archive means it: answering about this
+        // machine instead would be plausible nonsense.
+        if (!std::filesystem::exists(env, ec))
+            throw InputError(fmt::format("{}: no such file (named by $NETTOPO_ARCHIVE)", env));
+        return env;
+    }
     if (std::filesystem::exists("net_topo.xml", ec)) return "net_topo.xml";
+    if (!quiet)
+        std::cerr << fmt::format("{}: no topology given (-i, $NETTOPO_ARCHIVE or ./net_topo.xml): "
+                                 "answering about this machine\n",
+                                 tool);
     return {};
 }
 

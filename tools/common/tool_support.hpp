@@ -54,8 +54,10 @@ void add_version_flag(CLI::App& app, std::string_view tool);
 std::string version_text(std::string_view tool);
 
 // The input a query tool reads when -i is not given: $NETTOPO_ARCHIVE, else
-// ./net_topo.xml if it exists, else "" (discover this machine).
-std::string default_input();
+// ./net_topo.xml if it exists, else "" (discover this machine), which the tool
+// says on stderr in one line unless `quiet`. $NETTOPO_ARCHIVE naming no file is
+// an InputError.
+std::string default_input(std::string_view tool, bool quiet);
 
 // Loads `input`, or discovers this machine when it is empty.
 Cluster load_or_discover(const std::string& input, const LoadOptions& options);

@@ -63,7 +63,8 @@ Cluster load_input(const Options& o, const WorkloadPreset* preset, Progress* pro
         gen.progress = progress;
         return generate_from_spec(spec, gen);
     }
-    return load_or_discover(o.input.empty() ? default_input() : o.input, load);
+    return load_or_discover(o.input.empty() ? default_input("nettopo-balance", o.quiet) : o.input,
+                            load);
 }
 
 StrategyOptions strategy_options(const Options& o, std::uint64_t seed) {
@@ -292,7 +293,8 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"measured", "none"}));
     app.add_flag("--json", o.json, "Print JSON");
     app.add_flag("--csv", o.csv, "Print CSV");
-    app.add_flag("-q,--quiet", o.quiet, "No progress line");
+    app.add_flag("-q,--quiet", o.quiet,
+                 "No progress line, and no note when this machine is read for want of a topology");
     app.add_flag("--list", o.list, "List the strategies and the workload presets");
     add_version_flag(app, "nettopo-balance");
     app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage.");

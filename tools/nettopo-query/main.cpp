@@ -33,7 +33,7 @@ struct Options {
     std::string expected;           // diff: the cluster expected
     std::uint32_t collapse = DotOptions{}.collapse_above;
     bool json = false, allow_disconnected = false, all = false, by_hops = false;
-    bool allowed_only = false;
+    bool allowed_only = false, quiet = false;
     std::vector<std::uint64_t> pes; // the two PEs of a pair query
     std::uint64_t index = 0;        // the PE or node of a single-index query
     std::uint64_t k = 0;
@@ -274,6 +274,8 @@ int main(int argc, char** argv) {
     app.add_flag("--allowed-only", o.allowed_only,
                  "An hwloc export or this machine: only the PUs it allowed (default: the whole "
                  "machine)");
+    app.add_flag("-q,--quiet", o.quiet,
+                 "Say nothing on stderr when no topology is given and this machine is read");
     app.add_option("--index", o.index_use,
                    "How hops and distance answer: auto (the family's "
                    "closed form when the cluster still is its family, else a distance index "
@@ -304,7 +306,8 @@ int main(int argc, char** argv) {
         load.node_level = parse_node_level(o.node_level);
         load.build.allow_disconnected = o.allow_disconnected;
         load.pu_scope = o.allowed_only ? PuScope::allowed_only : PuScope::whole_machine;
-        const Cluster cluster = load_or_discover(o.input.empty() ? default_input() : o.input, load);
+        const Cluster cluster = load_or_discover(
+            o.input.empty() ? default_input("nettopo-query", o.quiet) : o.input, load);
         const std::string name = app.get_subcommands().front()->get_name();
         for (const SubCommand& c : commands())
             if (name == c.name) {
