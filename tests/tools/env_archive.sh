@@ -65,6 +65,21 @@ expect "-q: this machine, nothing on stderr" 0 1 "$work/empty" -- -q num-machine
 expect "a topology found: nothing on stderr" 0 8 "$work/with-default" -- num-pes
 [[ ! -s "$work/stderr" ]] || fail "a found topology wrote on stderr: '$(cat "$work/stderr")'"
 
+# -i takes an hwloc synthetic description, as lstopo -i does, when it names no
+# file; hwloc-calc counts the PUs and cores of the same string.
+synthetic="pack:2 l3:1 core:4 pu:2"
+if command -v hwloc-calc >/dev/null; then
+    expect "-i '$synthetic': its PUs, as hwloc-calc counts them" 0 \
+        "$(hwloc-calc -i "$synthetic" -N pu all)" "$work/empty" -- -i "$synthetic" num-pes
+    expect "-i '$synthetic': its cores are nodes at the core level" 0 \
+        "$(hwloc-calc -i "$synthetic" -N core all)" "$work/empty" -- -i "$synthetic" --node-level core num-nodes
+fi
+expect "-i a synthetic description with an unknown type: exit 1" 1 "" "$work/empty" -- -i "pack:2 bogus:4" num-pes
+grep -q "'pack:2 bogus:4': no such file, nor an hwloc synthetic description: unknown object type 'bogus'" "$work/stderr" ||
+    fail "a bad synthetic description is not explained: $(cat "$work/stderr")"
+expect "-i a missing file without ':' is still a missing file" 1 "" "$work/empty" -- -i nofile.xml num-pes
+grep -q "nofile.xml: cannot read" "$work/stderr" || fail "missing file: $(cat "$work/stderr")"
+
 if [[ $failures -gt 0 ]]; then
     echo "$failures check(s) failed"
     exit 1

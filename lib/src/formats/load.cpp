@@ -90,7 +90,29 @@ InputKind detect_input_kind(const std::string& path) {
     return kind_of(read_all(path), path);
 }
 
+// What lstopo -i takes for a synthetic description rather than a file: a
+// word naming no file, with a type:count in it and no directory in it.
+static bool names_synthetic(const std::string& path) {
+    std::error_code ec;
+    return path != "-" && path.find(':') != std::string::npos &&
+           path.find('/') == std::string::npos && !std::filesystem::exists(path, ec);
+}
+
 Cluster load_cluster(const std::string& path, const LoadOptions& options) {
+    if (names_synthetic(path)) {
+        MachineTree tree = [&] {
+            try {
+                return tree_from_synthetic(path, options.hwloc_sandbox);
+            } catch (const InputError& e) {
+                throw InputError(fmt::format("'{}': no such file, nor an hwloc synthetic "
+                                             "description: {}",
+                                             path, e.what()));
+            }
+        }();
+        HwlocMachine machine;
+        machine.tree = std::move(tree);
+        return one_machine(std::move(machine), path, "synthetic", options);
+    }
     const std::string source = path == "-" ? "<stdin>" : path;
     const std::string buffer = read_all(path);
     switch (kind_of(buffer, source)) {

@@ -33,7 +33,9 @@ enum class InputKind { Archive, Description, HwlocXml };
 InputKind detect_input_kind(const std::string& path);
 const char* to_string(InputKind kind);
 
-// Reads `path` as what detect_input_kind says it is. Throws InputError naming
+// Reads `path` as what detect_input_kind says it is; a `path` that names no
+// file, holds a ':' and no '/' is an hwloc synthetic description instead
+// ("pack:2 core:4 pu:2", as lstopo -i takes it), a one-machine cluster. Throws InputError naming
 // the file (and the line, where the format has lines). Safe in a threaded
 // program: it forks nothing, hwloc runs in the calling thread unless
 // options.hwloc_sandbox says otherwise.
