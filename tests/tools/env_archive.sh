@@ -58,10 +58,12 @@ grep -q "missing.xml: no such file (named by \$NETTOPO_ARCHIVE)" "$work/stderr" 
 # Neither: this machine, through hwloc: one machine, at least one PE, and a
 # note on stderr (no silent fallback in a job script) that -q leaves out.
 expect "no NETTOPO_ARCHIVE, no ./net_topo.xml: this machine" 0 1 "$work/empty" -- num-machines
-[[ "$(cat "$work/stderr")" == "nettopo-query: no topology given (-i, \$NETTOPO_ARCHIVE or ./net_topo.xml): answering about this machine" ]] ||
+# (hwloc may add its own complaints, e.g. in a chroot without /sys.)
+note="nettopo-query: no topology given (-i, \$NETTOPO_ARCHIVE or ./net_topo.xml): answering about this machine"
+grep -qxF "$note" "$work/stderr" ||
     fail "reading this machine for want of a topology is not said on stderr: '$(cat "$work/stderr")'"
-expect "-q: this machine, nothing on stderr" 0 1 "$work/empty" -- -q num-machines
-[[ ! -s "$work/stderr" ]] || fail "-q still wrote on stderr: '$(cat "$work/stderr")'"
+expect "-q: this machine, no note on stderr" 0 1 "$work/empty" -- -q num-machines
+! grep -q "nettopo-query" "$work/stderr" || fail "-q still wrote a note on stderr: '$(cat "$work/stderr")'"
 expect "a topology found: nothing on stderr" 0 8 "$work/with-default" -- num-pes
 [[ ! -s "$work/stderr" ]] || fail "a found topology wrote on stderr: '$(cat "$work/stderr")'"
 
