@@ -28,4 +28,10 @@ std::unique_ptr<DistanceIndex>
 make_closed_form_index(const Cluster& cluster,
                        const std::function<std::unique_ptr<DistanceIndex>()>& general);
 
+// make_closed_form_index whose helper is the general index of `options`
+// (kind Auto, the same budget): what build_distance_index and the tools'
+// rule (index_choice.hpp) both try first.
+std::unique_ptr<DistanceIndex> closed_form_index(const Cluster& cluster,
+                                                 const DistanceIndexOptions& options);
+
 } // namespace nettopo

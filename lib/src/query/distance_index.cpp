@@ -13,15 +13,19 @@
 
 namespace nettopo {
 
+std::unique_ptr<DistanceIndex> closed_form_index(const Cluster& cluster,
+                                                 const DistanceIndexOptions& options) {
+    DistanceIndexOptions general = options;
+    general.kind = DistanceIndexKind::Auto;
+    return make_closed_form_index(
+        cluster, [&cluster, general] { return make_general_index(cluster, general); });
+}
+
 std::unique_ptr<DistanceIndex> build_distance_index(const Cluster& cluster,
                                                     const DistanceIndexOptions& options) {
     const bool closed = options.kind == DistanceIndexKind::ClosedForm;
     if (options.kind == DistanceIndexKind::Auto || closed) {
-        DistanceIndexOptions general = options;
-        general.kind = DistanceIndexKind::Auto;
-        auto index = make_closed_form_index(
-            cluster, [&cluster, general] { return make_general_index(cluster, general); });
-        if (index) return index;
+        if (auto index = closed_form_index(cluster, options)) return index;
         if (closed)
             throw UsageError(
                 cluster.family().empty()

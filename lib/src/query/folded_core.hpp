@@ -178,7 +178,8 @@ private:
     }
     // A direct cable is one hop, the fewest there are; else the best pair of
     // anchors. Kept out of line: the one-lookup path stays as small as it was.
-    [[gnu::noinline, gnu::cold]] std::uint32_t complex_hops(std::uint32_t a, std::uint32_t b) const {
+    [[gnu::noinline, gnu::cold]] std::uint32_t complex_hops(std::uint32_t a,
+                                                            std::uint32_t b) const {
         if (machines_.peer_ps(a, b)) return 1; // cables join end machines both ways
         std::uint32_t best = no_hops;
         for (const HostLink& x : machines_.anchors_of(a))

@@ -27,13 +27,11 @@ std::string exactly(std::size_t bytes) {
     return fmt::format("{} ({} bytes)", format_bytes(bytes), bytes);
 }
 
-std::unique_ptr<DistanceIndex> choose_and_build(const Cluster& cluster,
-                                                const DistanceIndexOptions& options) {
+std::unique_ptr<DistanceIndex> choose_and_build(FoldedCore f, const DistanceIndexOptions& options) {
     const DistanceIndexKind kind = options.kind;
     if (kind == DistanceIndexKind::ClosedForm)
         throw UsageError("the general distance index does not build closed forms");
     const std::size_t budget = options.memory_budget_bytes;
-    FoldedCore f = fold_network(cluster.network());
 
     if (kind == DistanceIndexKind::Auto || kind == DistanceIndexKind::DenseTable) {
         const CoreBounds bounds = core_bounds(f.core);
@@ -59,7 +57,7 @@ std::unique_ptr<DistanceIndex> choose_and_build(const Cluster& cluster,
 
 } // namespace
 
-std::unique_ptr<DistanceIndex> make_general_index(const Cluster& cluster,
+std::unique_ptr<DistanceIndex> make_general_index(FoldedCore folded,
                                                   const DistanceIndexOptions& options) {
     // Whatever happens, erase what the fill or the labels drew.
     struct Finish {
@@ -68,7 +66,12 @@ std::unique_ptr<DistanceIndex> make_general_index(const Cluster& cluster,
             if (progress) progress->finish();
         }
     } finish{options.progress};
-    return choose_and_build(cluster, options);
+    return choose_and_build(std::move(folded), options);
+}
+
+std::unique_ptr<DistanceIndex> make_general_index(const Cluster& cluster,
+                                                  const DistanceIndexOptions& options) {
+    return make_general_index(fold_network(cluster.network()), options);
 }
 
 } // namespace nettopo

@@ -13,12 +13,17 @@
 
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/query/distance_index.hpp"
+#include "query/folded_core.hpp"
 
 #include <memory>
 
 namespace nettopo {
 
 std::unique_ptr<DistanceIndex> make_general_index(const Cluster& cluster,
+                                                  const DistanceIndexOptions& options);
+// The same over the cluster's network already folded (fold_network), for a
+// caller that looked at the core first.
+std::unique_ptr<DistanceIndex> make_general_index(detail::FoldedCore folded,
                                                   const DistanceIndexOptions& options);
 
 } // namespace nettopo

@@ -22,26 +22,23 @@ double search_work(const Network& net) {
     return static_cast<double>(net.num_vertices()) + 2.0 * static_cast<double>(net.num_links());
 }
 
-bool general_index_pays(const Cluster& cluster, std::uint64_t questions) {
-    const detail::FoldedCore core = detail::fold_network(cluster.network());
-    const double build = static_cast<double>(core.num_core()) * search_work(core.core);
-    return static_cast<double>(questions) * search_work(cluster.network()) >= build;
-}
-
 } // namespace
 
 std::unique_ptr<DistanceIndex> index_for_batch(const Cluster& cluster, IndexUse use,
                                                std::optional<std::uint64_t> questions,
                                                const DistanceIndexOptions& options) {
     if (use == IndexUse::Never || cluster.num_machines() < 2) return nullptr;
+    if (auto closed = closed_form_index(cluster, options)) return closed;
+    if (use == IndexUse::Auto && !questions) return nullptr;
+    // Folded once: the rule looks at the core, the index is built over it.
+    detail::FoldedCore core = detail::fold_network(cluster.network());
+    const double build = static_cast<double>(core.num_core()) * search_work(core.core);
+    if (use == IndexUse::Auto &&
+        static_cast<double>(*questions) * search_work(cluster.network()) < build)
+        return nullptr;
     DistanceIndexOptions general = options;
     general.kind = DistanceIndexKind::Auto;
-    auto closed = make_closed_form_index(
-        cluster, [&cluster, general] { return make_general_index(cluster, general); });
-    if (closed) return closed;
-    if (use == IndexUse::Always || (questions && general_index_pays(cluster, *questions)))
-        return make_general_index(cluster, general);
-    return nullptr;
+    return make_general_index(std::move(core), general);
 }
 
 } // namespace nettopo
