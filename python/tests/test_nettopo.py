@@ -165,7 +165,8 @@ class ToolComparison:
 
     def test_hops_distance_path(self):
         self.assert_pairs_answer("hops", [self.t.hops(a, b) for a, b in self.pairs])
-        self.assert_pairs_answer("distance", [self.t.distance(a, b) for a, b in self.pairs])
+        self.assert_pairs_answer("distance", [self.t.distance(a, b) for a, b in self.pairs],
+                                 "latency_ns")
         self.assert_pairs_answer("path", [self.t.path(a, b) for a, b in self.pairs])
         self.assert_pairs_answer("path", [self.t.path(a, b, by_hops=True) for a, b in self.pairs],
                                  "path", "--hops")
@@ -176,12 +177,13 @@ class ToolComparison:
                 with self.subTest(pe=pe, k=k):
                     want = self.query("nearest", pe, k)[0]["nearest"]
                     self.assertEqual(self.t.nearest(pe, k),
-                                     [(n["pe"], n["distance"]) for n in want])
+                                     [(n["pe"], n["latency_ns"]) for n in want])
 
     def test_batches_answer_as_the_tool(self):
         distances = self.t.distances(self.pairs)
         self.assertEqual((distances.dtype, distances.shape), (np.float64, (len(self.pairs),)))
-        self.assert_pairs_answer("distance", [None if np.isnan(d) else d for d in distances])
+        self.assert_pairs_answer("distance", [None if np.isnan(d) else d for d in distances],
+                                 "latency_ns")
 
         hops = self.t.hop_counts(self.pairs)
         self.assertEqual((hops.dtype, hops.shape), (np.int64, (len(self.pairs),)))

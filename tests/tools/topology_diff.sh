@@ -176,9 +176,9 @@ import json, sys
 lines = [json.loads(l) for l in sys.argv[1].splitlines()]
 assert len(lines) == 2, lines
 d, s = lines
-assert d["difference"] == "host_changed" and d["host"] == "bonobo005", d
-assert d["actual"]["pus"] == int(sys.argv[2]), d
-assert s == {"identical": False, "differences": 1, "counts": {"host_changed": 1}}, s
+assert d["difference"] == "machine_changed" and d["machine"] == "bonobo005", d
+assert d["actual"]["num_pus"] == int(sys.argv[2]), d
+assert s == {"identical": False, "differences": 1, "counts": {"machine_changed": 1}}, s
 EOF
     pass "another family, JSON: one difference and the summary" || fail "another family, JSON: $out"
 

@@ -132,25 +132,32 @@ void write_summary_text(const ClusterSummary& s, std::ostream& out) {
 void write_summary_json(const ClusterSummary& s, std::ostream& out) {
     JsonWriter j(out);
     j.begin_object();
-    j.key("summary").begin_object();
-    j.field("name", s.name).field("pes", s.pes).field("machines", s.machines);
-    j.field("end_hosts", s.end_hosts);
-    j.field("nodes", s.nodes).field("switches", s.switches).field("links", s.links);
-    j.field("components", s.components).field("min_degree", s.min_degree);
+    j.key("summary");
+    write_summary_object(s, j);
+    j.end_object();
+    j.line();
+}
+
+void write_summary_object(const ClusterSummary& s, JsonWriter& j) {
+    j.begin_object();
+    // Counts are num_<things>, as nettopo-query's num-* print them: a plural
+    // alone (pes) is a list elsewhere.
+    j.field("name", s.name).field("num_pes", s.pes).field("num_machines", s.machines);
+    j.field("num_end_hosts", s.end_hosts);
+    j.field("num_nodes", s.nodes).field("num_switches", s.switches).field("num_links", s.links);
+    j.field("num_components", s.components).field("min_degree", s.min_degree);
     j.field("max_degree", s.max_degree).field("diameter_hops", s.diameter_hops);
     j.field("diameter_exact", s.diameter_exact);
     j.key("machine_types").begin_array();
     for (const auto& t : s.machine_types) {
         j.begin_object();
         j.field("description", t.description).field("node_level", t.node_level);
-        j.field("machines", t.machines).field("pes_per_machine", t.pes_per_machine);
+        j.field("num_machines", t.machines).field("pes_per_machine", t.pes_per_machine);
         j.field("nodes_per_machine", t.nodes_per_machine);
         j.end_object();
     }
     j.end_array();
     j.end_object();
-    j.end_object();
-    j.line();
 }
 
 } // namespace nettopo

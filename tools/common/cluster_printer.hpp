@@ -3,6 +3,7 @@
 // machine type once.
 #pragma once
 
+#include "common/json_writer.hpp"
 #include "nettopo/query/summary.hpp"
 
 #include <cstdint>
@@ -11,7 +12,10 @@
 namespace nettopo {
 
 void write_summary_text(const ClusterSummary& s, std::ostream& out);
+// {"summary": {...}} on one line (share/schema/summary.schema.json).
 void write_summary_json(const ClusterSummary& s, std::ostream& out);
+// The inner object alone, as a member of another report (nettopo-gen --json).
+void write_summary_object(const ClusterSummary& s, JsonWriter& j);
 
 struct ShowOptions {
     std::uint32_t max_listed = 32; // machines, switches and neighbours listed; 0 = all

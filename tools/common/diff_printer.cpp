@@ -14,7 +14,8 @@ namespace nettopo {
 namespace {
 
 // What a difference is called, in the text (singular and plural, for the
-// summary's counts) and in JSON. One kind of the library can read as two
+// summary's counts) and in JSON (where a host is a machine, as in every
+// tool's JSON; share/schema/query-diff.schema.json). One kind of the library can read as two
 // (slower or faster), so the words follow the values.
 struct Noun {
     const char* one;
@@ -26,8 +27,8 @@ struct Noun {
 constexpr std::array<Noun, 14> nouns = {{
     {"switch missing", "switches missing", "switch_missing"},
     {"switch added", "switches added", "switch_added"},
-    {"host missing", "hosts missing", "host_missing"},
-    {"host added", "hosts added", "host_added"},
+    {"host missing", "hosts missing", "machine_missing"},
+    {"host added", "hosts added", "machine_added"},
     {"link missing", "links missing", "link_missing"},
     {"link added", "links added", "link_added"},
     {"link with fewer cables", "links with fewer cables", "cables_changed"},
@@ -37,7 +38,7 @@ constexpr std::array<Noun, 14> nouns = {{
     {"link of another bandwidth", "links of another bandwidth", "bandwidth_changed"},
     {"link with higher latency", "links with higher latency", "latency_changed"},
     {"link with lower latency", "links with lower latency", "latency_changed"},
-    {"host changed", "hosts changed", "host_changed"},
+    {"host changed", "hosts changed", "machine_changed"},
 }};
 
 std::size_t noun_of(const ClusterDifference& d) {
@@ -116,12 +117,12 @@ std::vector<const char*> machine_change_others(const MachineChange& c) {
 
 void counts_json(JsonWriter& j, const MachineCounts& c) {
     j.begin_object();
-    j.field("packages", c.packages);
-    j.field("cores", c.cores);
-    j.field("pus", c.pus);
-    j.field("numa_nodes", c.numa_nodes);
+    j.field("num_packages", c.packages);
+    j.field("num_cores", c.cores);
+    j.field("num_pus", c.pus);
+    j.field("num_numa_nodes", c.numa_nodes);
     j.field("memory_bytes", c.memory_bytes);
-    j.field("nodes", c.nodes);
+    j.field("num_nodes", c.nodes);
     j.field("node_level", to_string(c.node_type));
     j.end_object();
 }
@@ -191,13 +192,13 @@ void write_diff_json(const ClusterDiff& diff, std::ostream& out) {
         case DifferenceKind::machine_added: {
             const bool is_switch =
                 d.kind == DifferenceKind::switch_missing || d.kind == DifferenceKind::switch_added;
-            j.field(is_switch ? "switch" : "host", d.name).key("linked_to").begin_array();
+            j.field(is_switch ? "switch" : "machine", d.name).key("linked_to").begin_array();
             for (const std::string& n : d.neighbors) j.value(n);
             j.end_array();
             break;
         }
         case DifferenceKind::machine_changed: {
-            j.field("host", d.name).key("expected");
+            j.field("machine", d.name).key("expected");
             counts_json(j, d.machine.expected);
             j.key("actual");
             counts_json(j, d.machine.actual);
@@ -220,14 +221,14 @@ void write_diff_json(const ClusterDiff& diff, std::ostream& out) {
             else if (d.kind == DifferenceKind::link_added)
                 j.field("cables", static_cast<std::uint64_t>(d.actual));
             else if (d.kind == DifferenceKind::cables_changed) {
-                j.field("expected", static_cast<std::uint64_t>(d.expected));
-                j.field("actual", static_cast<std::uint64_t>(d.actual));
+                j.field("expected_cables", static_cast<std::uint64_t>(d.expected));
+                j.field("actual_cables", static_cast<std::uint64_t>(d.actual));
             } else if (d.kind == DifferenceKind::bandwidth_changed) {
-                number("expected_gbps", d.expected, true);
-                number("actual_gbps", d.actual, true);
+                number("expected_bandwidth_gbps", d.expected, true);
+                number("actual_bandwidth_gbps", d.actual, true);
             } else {
-                number("expected_ns", d.expected, false);
-                number("actual_ns", d.actual, false);
+                number("expected_latency_ns", d.expected, false);
+                number("actual_latency_ns", d.actual, false);
             }
         }
         }

@@ -53,12 +53,12 @@ void write_check_json(const CheckReport& r, std::ostream& out) {
     JsonWriter w(out);
     w.begin_object();
     w.field("ok", r.ok());
-    w.key("machines").value(r.summary.machines);
-    w.key("switches").value(r.summary.switches);
-    w.key("links").value(r.summary.links);
-    w.key("pes").value(r.summary.pes);
-    w.key("components").value(r.summary.components);
-    w.key("diameter_hops").value(r.summary.diameter_hops);
+    w.field("num_machines", r.summary.machines);
+    w.field("num_switches", r.summary.switches);
+    w.field("num_links", r.summary.links);
+    w.field("num_pes", r.summary.pes);
+    w.field("num_components", r.summary.components);
+    w.field("diameter_hops", r.summary.diameter_hops);
     w.key("hop_distribution").begin_object();
     w.field("all_sources", r.hops.all_sources);
     w.field("sources", r.hops.sources);

@@ -115,7 +115,7 @@ void QueryPrinter::neighbors(VertexId v) {
         j.field("latency_ns", l.latency_ns);
         j.key("bandwidth_gbps");
         l.bandwidth_gbps > 0 ? j.value(l.bandwidth_gbps) : j.null();
-        j.field("count", l.multiplicity).end_object();
+        j.field("cables", l.multiplicity).end_object();
     }
     j.end_array().end_object().line();
 }
@@ -169,7 +169,7 @@ void QueryPrinter::hops(PeId a, PeId b, std::optional<std::uint32_t> h) {
 
 void QueryPrinter::distance(PeId a, PeId b, std::optional<double> d) {
     pair_result(
-        a, b, "distance", [&](JsonWriter& j) { j.value(d); },
+        a, b, "latency_ns", [&](JsonWriter& j) { j.value(d); },
         d ? format_number(*d) : "unreachable");
 }
 
@@ -201,7 +201,7 @@ void QueryPrinter::nearest(PeId pe, std::uint32_t k, std::span<const NearPe> fou
     JsonWriter j(out_);
     j.begin_object().field("pe", pe.value).field("k", k).key("nearest").begin_array();
     for (const NearPe& n : found)
-        j.begin_object().field("pe", n.pe.value).field("distance", n.distance_ns).end_object();
+        j.begin_object().field("pe", n.pe.value).field("latency_ns", n.distance_ns).end_object();
     j.end_array().end_object().line();
 }
 

@@ -1,7 +1,8 @@
 // Prints query results in nettopo-query's two output modes. Text: one value
 // per line for scalars, lists on one line separated by spaces, "unreachable"
 // for unreachable pairs. JSON: one object per result line, keyed by the query
-// name, null for unreachable. Both are stable: scripts depend on them.
+// name (distance: latency_ns), null for unreachable. Both are stable: scripts
+// depend on them; share/schema/query-*.schema.json pin the JSON.
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
