@@ -38,7 +38,7 @@ void write_text_table(std::ostream& out, const std::vector<std::vector<std::stri
 }
 
 std::string csv_field(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
     std::string q = "\"";
     for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
     return q + '"';

@@ -13,7 +13,7 @@ namespace nettopo {
 void write_text_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows,
                       const std::vector<bool>& numeric);
 
-// A CSV field, quoted when it holds a comma, a quote or a newline.
+// A CSV field (RFC 4180), quoted when it holds a comma, a quote or a line break.
 std::string csv_field(const std::string& s);
 
 } // namespace nettopo

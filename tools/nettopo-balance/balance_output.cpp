@@ -4,6 +4,7 @@
 #include "common/format_units.hpp"
 #include "common/json_writer.hpp"
 #include "common/output.hpp"
+#include "common/report_fields.hpp"
 #include "common/text_table.hpp"
 #include "nettopo/support/atomic_file.hpp"
 
@@ -14,9 +15,7 @@ namespace nettopo {
 namespace {
 
 void write_header(std::ostream& out, const BalanceReportHeader& h) {
-    out << "# " << h.command << '\n' << "# parameters:";
-    for (const auto& [k, v] : h.parameters) out << ' ' << k << '=' << v;
-    out << '\n';
+    out << "# " << h.command << '\n' << "# parameters:" << report_fields_text(h.parameters) << '\n';
     // A value of several lines stays inside the comment block.
     for (const auto& [k, v] : h.outputs) {
         out << "# " << k << ": ";
@@ -30,11 +29,10 @@ void write_header(std::ostream& out, const BalanceReportHeader& h) {
 
 void write_json_header(JsonWriter& j, const BalanceReportHeader& h) {
     j.field("command", h.command);
-    for (const auto* list : {&h.parameters, &h.outputs}) {
-        j.key(list == &h.parameters ? "parameters" : "outputs").begin_object();
-        for (const auto& [k, v] : *list) j.field(k, v);
-        j.end_object();
-    }
+    write_report_fields_json(j, "parameters", h.parameters);
+    j.key("outputs").begin_object();
+    for (const auto& [k, v] : h.outputs) j.field(k, v);
+    j.end_object();
 }
 
 std::string seconds(double s) {
@@ -129,7 +127,7 @@ void write_comparison(std::ostream& out, ReportFormat format, const BalanceRepor
         j.end_array().end_object().line();
         return;
     }
-    write_header(out, header);
+    if (format != ReportFormat::Csv || header.csv_comments) write_header(out, header);
     if (format == ReportFormat::Csv) {
         const SimulationResult none;
         out << "strategy";
@@ -167,7 +165,7 @@ void write_balance_summary(std::ostream& out, ReportFormat format,
         j.end_object().line();
         return;
     }
-    write_header(out, header);
+    if (format != ReportFormat::Csv || header.csv_comments) write_header(out, header);
     if (format == ReportFormat::Csv) {
         out << "strategy,distributed";
         for (const Cell& c : cells) out << ',' << c.key;

@@ -1,9 +1,11 @@
 // What nettopo-balance prints (a table for people, CSV and JSON for
 // scripts) and the files it writes (mapping, rankfile, Slurm hostfile), all
-// of them atomically. Every printed form starts with the same header: the
-// command and its parameters.
+// of them atomically. The table starts with a header: the command and its
+// parameters, as # comments; CSV has them only when asked (plain CSV
+// otherwise); JSON holds them as members, numbers as numbers.
 #pragma once
 
+#include "common/report_fields.hpp"
 #include "nettopo/balance/balance_summary.hpp"
 #include "nettopo/balance/mapping_io.hpp"
 #include "nettopo/balance/simulator.hpp"
@@ -18,8 +20,9 @@ namespace nettopo {
 
 struct BalanceReportHeader {
     std::string command;
-    std::vector<std::pair<std::string, std::string>> parameters; // name, value
-    std::vector<std::pair<std::string, std::string>> outputs;    // files written, how to use them
+    ReportFields parameters;
+    std::vector<std::pair<std::string, std::string>> outputs; // files written, how to use them
+    bool csv_comments = false; // CSV: the header as # lines before the heading
 };
 
 enum class ReportFormat { Table, Csv, Json };

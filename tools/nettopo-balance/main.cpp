@@ -33,7 +33,8 @@ struct Options {
     std::uint32_t max_delay = 4;
     double intra_gbps = CommModelOptions{}.intra_machine_gbps;
     double link_gbps = CommModelOptions{}.default_link_gbps;
-    bool json = false, csv = false, quiet = false, list = false, allowed_only = false;
+    bool json = false, csv = false, csv_comments = false, quiet = false, list = false;
+    bool allowed_only = false;
 };
 
 std::string command_line(int argc, char** argv) {
@@ -44,6 +45,7 @@ std::string command_line(int argc, char** argv) {
 
 ReportFormat format_of(const Options& o) {
     if (o.json && o.csv) throw UsageError("give --json or --csv, not both");
+    if (o.csv_comments && !o.csv) throw UsageError("--csv-comments goes with --csv");
     return o.json ? ReportFormat::Json : o.csv ? ReportFormat::Csv : ReportFormat::Table;
 }
 
@@ -91,10 +93,10 @@ CommModelOptions model_options(const Options& o, Progress* progress) {
 }
 
 void add_fault_parameters(const Options& o, BalanceReportHeader& header) {
-    if (o.loss > 0) header.parameters.emplace_back("loss", format_number(o.loss));
+    if (o.loss > 0) header.parameters.push_back({"loss", o.loss});
     if (o.delay > 0) {
-        header.parameters.emplace_back("delay", format_number(o.delay));
-        header.parameters.emplace_back("max_delay_rounds", fmt::format("{}", o.max_delay));
+        header.parameters.push_back({"delay", o.delay});
+        header.parameters.push_back({"max_delay_rounds", std::uint64_t{o.max_delay}});
     }
 }
 
@@ -145,20 +147,21 @@ int compare(const Options& o, const BalanceReportHeader& base) {
     progress.finish();
 
     BalanceReportHeader header = base;
+    // Counts are num_<things> and numbers stay numbers, as in every tool's JSON.
     header.parameters.insert(header.parameters.end(),
                              {{"cluster", cluster.name()},
-                              {"pes", fmt::format("{}", cluster.num_pes())},
-                              {"machines", fmt::format("{}", cluster.num_machines())},
-                              {"tasks", fmt::format("{}", params.tasks)},
-                              {"pattern", to_string(params.pattern)},
-                              {"load_us", fmt::format("{}-{}", format_number(params.min_load_us),
-                                                      format_number(params.max_load_us))},
-                              {"iterations", fmt::format("{}", params.iterations)},
-                              {"every", fmt::format("{}", params.every)},
-                              {"seed", o.seeds == 1 ? fmt::format("{}", params.seed)
-                                                    : fmt::format("{}-{} (means)", params.seed,
-                                                                  params.seed + o.seeds - 1)},
-                              {"distance_index", model.index().description()}});
+                              {"num_pes", std::uint64_t{cluster.num_pes()}},
+                              {"num_machines", std::uint64_t{cluster.num_machines()}},
+                              {"num_tasks", std::uint64_t{params.tasks}},
+                              {"pattern", std::string(to_string(params.pattern))},
+                              {"min_load_us", params.min_load_us},
+                              {"max_load_us", params.max_load_us},
+                              {"iterations", std::uint64_t{params.iterations}},
+                              {"every", std::uint64_t{params.every}},
+                              {"seed", params.seed}});
+    // Over several seeds (seed, seed + 1, ...) the results are their means.
+    if (o.seeds > 1) header.parameters.push_back({"seeds", std::uint64_t{o.seeds}});
+    header.parameters.push_back({"distance_index", model.index().description()});
     add_fault_parameters(o, header);
     write_comparison(std::cout, format_of(o), header, results);
     return exit_ok;
@@ -200,9 +203,9 @@ int balance_once(const Options& o, const BalanceReportHeader& base) {
     BalanceReportHeader header = base;
     header.parameters.insert(header.parameters.end(),
                              {{"cluster", cluster.name()},
-                              {"pes", fmt::format("{}", cluster.num_pes())},
-                              {"tasks", fmt::format("{}", num_tasks)},
-                              {"edges", fmt::format("{}", graph.num_edges())}});
+                              {"num_pes", std::uint64_t{cluster.num_pes()}},
+                              {"num_tasks", std::uint64_t{num_tasks}},
+                              {"num_edges", std::uint64_t{graph.num_edges()}}});
     add_fault_parameters(o, header);
     if (!o.output.empty()) {
         save_mapping(o.output, out.mapping);
@@ -292,7 +295,9 @@ int main(int argc, char** argv) {
         ->capture_default_str()
         ->check(CLI::IsMember({"measured", "none"}));
     app.add_flag("--json", o.json, "Print JSON");
-    app.add_flag("--csv", o.csv, "Print CSV");
+    app.add_flag("--csv", o.csv, "Print CSV (RFC 4180: a heading line, then one row per result)");
+    app.add_flag("--csv-comments", o.csv_comments,
+                 "With --csv: the command and its parameters first, as # lines");
     app.add_flag("-q,--quiet", o.quiet,
                  "No progress line, and no note when this machine is read for want of a topology");
     app.add_flag("--list", o.list, "List the strategies and the workload presets");
@@ -305,7 +310,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return report_usage_error("nettopo-balance", e.what());
     }
-    const BalanceReportHeader header{command_line(argc, argv), {}, {}};
+    const BalanceReportHeader header{command_line(argc, argv), {}, {}, o.csv_comments};
     return run_guarded("nettopo-balance", [&] {
         if (o.list) return list(o);
         if (!o.workload.empty()) return compare(o, header);

@@ -14,11 +14,8 @@ namespace {
 
 void write_header(std::ostream& out, const Header& h) {
     out << "# " << h.command << '\n';
-    for (const auto* list : {&h.parameters, &h.machine}) {
-        out << (list == &h.parameters ? "# parameters:" : "# machine:");
-        for (const auto& [k, v] : *list) out << ' ' << k << '=' << v;
-        out << '\n';
-    }
+    out << "# parameters:" << report_fields_text(h.parameters) << '\n';
+    out << "# machine:" << report_fields_text(h.machine) << '\n';
 }
 
 } // namespace
@@ -38,9 +35,10 @@ void write_table(std::ostream& out, const Header& header, const std::vector<Meas
     write_text_table(out, rows, {false, false, true, true, true, true, true, false});
 }
 
-void write_csv(std::ostream& out, const Header& header, const std::vector<Measurement>& ms) {
-    write_header(out, header);
-    out << "input,operation,machines,items,repetitions,median_ns,min_ns,max_ns,note\n";
+void write_csv(std::ostream& out, const Header& header, const std::vector<Measurement>& ms,
+               bool comments) {
+    if (comments) write_header(out, header);
+    out << "input,operation,num_machines,items,repetitions,median_ns,min_ns,max_ns,note\n";
     for (const Measurement& m : ms) {
         const Summary s = summarize(m.ns_per_item);
         out << csv_field(m.input) << ',' << csv_field(m.operation) << ',' << m.machines << ','
@@ -57,18 +55,15 @@ void write_csv(std::ostream& out, const Header& header, const std::vector<Measur
 void write_json(std::ostream& out, const Header& header, const std::vector<Measurement>& ms) {
     JsonWriter j(out);
     j.begin_object().field("command", header.command);
-    for (const auto* list : {&header.parameters, &header.machine}) {
-        j.key(list == &header.parameters ? "parameters" : "machine").begin_object();
-        for (const auto& [k, v] : *list) j.field(k, v);
-        j.end_object();
-    }
+    write_report_fields_json(j, "parameters", header.parameters);
+    write_report_fields_json(j, "machine", header.machine);
     j.key("measurements").begin_array();
     for (const Measurement& m : ms) {
         const Summary s = summarize(m.ns_per_item);
         j.begin_object()
             .field("input", m.input)
             .field("operation", m.operation)
-            .field("machines", m.machines)
+            .field("num_machines", m.machines)
             .field("items", m.items);
         const auto timed = [&](double v) {
             return m.ns_per_item.empty() ? std::optional<double>() : std::optional<double>(v);

@@ -1,10 +1,12 @@
 // How nettopo-bench reports: a table for people, CSV and JSON for scripts
-// (every repetition, plus the summary), and the scaling figure as SVG. Every
-// form starts with the same header: what ran, with which parameters, on
-// which machine.
+// (every repetition, plus the summary), and the scaling figure as SVG. The
+// table starts with a header: what ran, with which parameters, on which
+// machine; JSON holds it as members (numbers as numbers); CSV is plain, the
+// header as # lines only when asked (--csv-comments).
 #pragma once
 
 #include "common/format_units.hpp"
+#include "common/report_fields.hpp"
 #include "nettopo-bench/bench.hpp"
 
 #include <ostream>
@@ -15,16 +17,18 @@
 namespace nettopo::bench {
 
 struct Header {
-    std::string command;                                         // the command line
-    std::vector<std::pair<std::string, std::string>> parameters; // name, value
-    std::vector<std::pair<std::string, std::string>> machine;    // from machine_info()
+    std::string command; // the command line
+    ReportFields parameters;
+    ReportFields machine; // from machine_info()
 };
 
-// CPU model, cores, memory, kernel, compiler, build type, date.
-std::vector<std::pair<std::string, std::string>> machine_info();
+// CPU model, PUs, memory, kernel, compiler, build type, date.
+ReportFields machine_info();
 
 void write_table(std::ostream& out, const Header& header, const std::vector<Measurement>& ms);
-void write_csv(std::ostream& out, const Header& header, const std::vector<Measurement>& ms);
+// Plain CSV; `comments`: the header first, as # lines.
+void write_csv(std::ostream& out, const Header& header, const std::vector<Measurement>& ms,
+               bool comments = false);
 void write_json(std::ostream& out, const Header& header, const std::vector<Measurement>& ms);
 
 // Time against machines, log-log, one line per operation (the thesis'

@@ -2,6 +2,7 @@
 // from two machines are never compared unknowingly.
 #include "nettopo-bench/bench_report.hpp"
 
+#include <charconv>
 #include <chrono>
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -26,26 +27,41 @@ std::string proc_field(const char* file, std::string_view key) {
     return {};
 }
 
+// "16302940 kB" (what /proc/meminfo says) in bytes; unknown when it is not that.
+ReportValue memory_bytes(const std::string& text) {
+    std::uint64_t kib = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), kib);
+    if (ec != std::errc{} || std::string_view(end, text.data() + text.size()) != " kB") return {};
+    return kib * 1024;
+}
+
+// Text that is empty is unknown.
+ReportValue text_or_unknown(std::string text) {
+    return text.empty() ? ReportValue{} : ReportValue{std::move(text)};
+}
+
 } // namespace
 
-std::vector<std::pair<std::string, std::string>> machine_info() {
-    std::vector<std::pair<std::string, std::string>> info;
-    info.emplace_back("cpu", proc_field("/proc/cpuinfo", "model name"));
-    info.emplace_back("cores", std::to_string(std::thread::hardware_concurrency()));
-    info.emplace_back("memory", proc_field("/proc/meminfo", "MemTotal"));
+ReportFields machine_info() {
+    ReportFields info;
+    info.push_back({"cpu", text_or_unknown(proc_field("/proc/cpuinfo", "model name"))});
+    // What the threads may use: hardware threads (hwloc's PUs); 0 means unknown.
+    const unsigned pus = std::thread::hardware_concurrency();
+    info.push_back({"num_pus", pus ? ReportValue{std::uint64_t{pus}} : ReportValue{}});
+    info.push_back({"memory_bytes", memory_bytes(proc_field("/proc/meminfo", "MemTotal"))});
     utsname u{};
-    if (uname(&u) == 0) info.emplace_back("kernel", fmt::format("{} {}", u.sysname, u.release));
-    info.emplace_back("compiler", fmt::format("g++ {}", __VERSION__));
+    info.push_back({"kernel", uname(&u) == 0
+                                  ? ReportValue{fmt::format("{} {}", u.sysname, u.release)}
+                                  : ReportValue{}});
+    info.push_back({"compiler", fmt::format("g++ {}", __VERSION__)});
 #ifdef NDEBUG
-    info.emplace_back("build", "optimised (NDEBUG)");
+    info.push_back({"build", std::string("optimised (NDEBUG)")});
 #else
-    info.emplace_back("build", "debug (assertions on): times are not representative");
+    info.push_back({"build", std::string("debug (assertions on): times are not representative")});
 #endif
-    info.emplace_back("date", fmt::format("{:%Y-%m-%d %H:%M:%S}",
-                                          fmt::localtime(std::chrono::system_clock::to_time_t(
-                                              std::chrono::system_clock::now()))));
-    for (auto& [k, v] : info)
-        if (v.empty()) v = "unknown";
+    info.push_back({"date", fmt::format("{:%Y-%m-%d %H:%M:%S}",
+                                        fmt::localtime(std::chrono::system_clock::to_time_t(
+                                            std::chrono::system_clock::now())))});
     return info;
 }
 

@@ -25,7 +25,7 @@ struct Options {
     std::vector<std::string> presets, files, families;
     RunOptions run;
     std::size_t budget_mb = 0;
-    bool csv = false, json = false, allow_disconnected = false;
+    bool csv = false, csv_comments = false, json = false, allow_disconnected = false;
     std::string plot;
     // lca
     std::vector<std::uint32_t> degrees;
@@ -125,19 +125,19 @@ Header header(const Options& o, const std::string& command) {
     h.command = o.command_line;
     const RunOptions& r = o.run;
     if (command == "lca") {
-        h.parameters = {{"warmup", std::to_string(o.lca.warmup)},
-                        {"rounds", std::to_string(o.lca.rounds)},
-                        {"outer", std::to_string(o.lca.outer)},
-                        {"seed", std::to_string(o.lca.seed)},
-                        {"verify", o.run.verify ? "yes" : "no"}};
+        h.parameters = {{"warmup", std::uint64_t{o.lca.warmup}},
+                        {"rounds", std::uint64_t{o.lca.rounds}},
+                        {"outer", std::uint64_t{o.lca.outer}},
+                        {"seed", o.lca.seed},
+                        {"verify", o.run.verify}};
     } else {
-        h.parameters = {{"repetitions", std::to_string(r.repetitions)},
-                        {"queries", std::to_string(r.queries)},
-                        {"sources", std::to_string(r.sources)},
-                        {"seed", std::to_string(r.seed)},
-                        {"threads", std::to_string(r.threads)},
-                        {"budget_bytes", std::to_string(r.memory_budget_bytes)},
-                        {"verify", r.verify ? "yes" : "no"}};
+        h.parameters = {{"repetitions", std::uint64_t{r.repetitions}},
+                        {"queries", std::uint64_t{r.queries}},
+                        {"sources", std::uint64_t{r.sources}},
+                        {"seed", r.seed},
+                        {"threads", std::uint64_t{r.threads}},
+                        {"budget_bytes", std::uint64_t{r.memory_budget_bytes}},
+                        {"verify", r.verify}};
     }
     h.machine = machine_info();
     return h;
@@ -145,6 +145,7 @@ Header header(const Options& o, const std::string& command) {
 
 int run_command(Options& o, const SubCommand& c) {
     if (o.csv && o.json) throw UsageError("give --csv or --json, not both");
+    if (o.csv_comments && !o.csv) throw UsageError("--csv-comments goes with --csv");
     if (o.budget_mb) o.run.memory_budget_bytes = o.budget_mb << 20;
     if (std::string_view(c.name) == "peer" && !peer_available())
         throw UsageError("this nettopo-bench was built without Boost.Graph (libboost-graph-dev): "
@@ -163,7 +164,7 @@ int run_command(Options& o, const SubCommand& c) {
     if (o.json)
         write_json(std::cout, h, results);
     else if (o.csv)
-        write_csv(std::cout, h, results);
+        write_csv(std::cout, h, results, o.csv_comments);
     else
         write_table(std::cout, h, results);
     if (!o.plot.empty()) save_scaling_svg(o.plot, h, results);
@@ -221,7 +222,9 @@ void add_options(CLI::App* sub, Options& o, bool lca) {
     sub->add_flag("--verify", o.run.verify,
                   "Check every timed answer against its slow twin (search, Ascend, lookups); "
                   "exit 1 on a difference");
-    sub->add_flag("--csv", o.csv, "CSV: a row per measurement, the header as # comments");
+    sub->add_flag("--csv", o.csv, "CSV (RFC 4180): a heading line, then a row per measurement");
+    sub->add_flag("--csv-comments", o.csv_comments,
+                  "With --csv: the command, parameters and machine first, as # lines");
     sub->add_flag("--json", o.json, "JSON: header, and every repetition of every measurement");
     sub->add_option("--plot", o.plot,
                     "Also draw time against machines, one line per operation, to FILE.svg");

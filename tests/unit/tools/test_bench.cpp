@@ -32,7 +32,8 @@ Measurement measurement(std::string op, std::string input, std::uint64_t machine
 }
 
 Header test_header() {
-    return {"nettopo-bench test", {{"repetitions", "3"}}, {{"cpu", "test"}}};
+    return {
+        "nettopo-bench test", {{"repetitions", std::uint64_t{3}}}, {{"cpu", std::string("test")}}};
 }
 
 std::size_t count(const std::string& text, const std::string& what) {
@@ -102,7 +103,14 @@ TEST_CASE("bench: table, CSV and JSON carry the header and every measurement", "
     CHECK(table.str().find("2 µs") != std::string::npos); // median of the first row
     CHECK(count(table.str(), "\n") == 3 + 1 + 2);
 
+    // Plain CSV: the heading first; the header's # lines only when asked.
     const std::string c = csv.str();
+    CHECK(c.starts_with("input,operation,num_machines,items,repetitions,median_ns,"));
+    CHECK(c.find('#') == std::string::npos);
+    std::ostringstream commented;
+    write_csv(commented, test_header(), ms, true);
+    CHECK(commented.str() ==
+          "# nettopo-bench test\n# parameters: repetitions=3\n# machine: cpu=test\n" + c);
     CHECK(c.find("tree-G,load,1023,1,3,2000,1000,3000,\"a note, with \"\"quotes\"\"\"\n") !=
           std::string::npos);
     CHECK(c.find("mesh3D,hops II,512,1,2,15,10,20,\n") != std::string::npos);
@@ -110,7 +118,7 @@ TEST_CASE("bench: table, CSV and JSON carry the header and every measurement", "
     const std::string j = json.str();
     CHECK(j.find("\"ns_per_item\":[3000,1000,2000]") != std::string::npos);
     CHECK(j.find("\"median_ns\":15") != std::string::npos);
-    CHECK(j.find("\"parameters\":{\"repetitions\":\"3\"}") != std::string::npos);
+    CHECK(j.find("\"parameters\":{\"repetitions\":3}") != std::string::npos); // a number
     CHECK(count(j, "\n") == 1);
 }
 
