@@ -78,7 +78,7 @@ _nettopo_gen() {
         all_own+="$opts "
     done < <("$gen" --completion-lists 2>/dev/null)
     local common="--preset --machine --machine-xml --allowed-only --node-level --latency --bandwidth -o --output
-        --describe --name --summary --verify --verify-sources -q --quiet -h --help --version"
+        --describe --name --summary --json --verify --verify-sources -q --quiet -h --help --version"
     case "$prev" in
         -o|--output|--machine-xml) _filedir; return ;;
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
@@ -129,7 +129,7 @@ _nettopo_bench() {
         COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
         return
     fi
-    local common="-i --verify --csv --json --plot --help"
+    local common="-i --verify --csv --csv-comments --json --plot --help"
     if [[ "$command" == lca ]]; then
         COMPREPLY=($(compgen -W "$common --degrees --warmup --rounds --outer --seed --algorithms" -- "$cur"))
     else
@@ -153,7 +153,7 @@ _nettopo_balance() {
         --decision-time) COMPREPLY=($(compgen -W "measured none" -- "$cur")); return ;;
         --gen|--iterations|--every|--seed|--seeds|--loss|--delay|--max-delay|--intra-gbps|--link-gbps) return ;;
     esac
-    COMPREPLY=($(compgen -W "-i --input --gen --node-level --allowed-only -w --workload -s --strategy --iterations --every --seed --seeds --decision-time --tasks --graph --mapping --speeds -o --output --rankfile --slurm --loss --delay --max-delay --intra-gbps --link-gbps --json --csv -q --quiet --list --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "-i --input --gen --node-level --allowed-only -w --workload -s --strategy --iterations --every --seed --seeds --decision-time --tasks --graph --mapping --speeds -o --output --rankfile --slurm --loss --delay --max-delay --intra-gbps --link-gbps --json --csv --csv-comments -q --quiet --list --help --version" -- "$cur"))
 }
 
 complete -F _nettopo_query nettopo-query

@@ -5,6 +5,7 @@
 #include "common/output.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
+#include "nettopo-gen/gen_report.hpp"
 #include "nettopo/families/family_registry.hpp"
 #include "nettopo/formats/archive.hpp"
 #include "nettopo/formats/description.hpp"
@@ -31,7 +32,8 @@ using namespace nettopo;
 struct Options {
     std::string preset, machine, machine_xml, node_level = "auto", output, name;
     std::vector<std::string> latencies, bandwidths;
-    bool describe = false, summary = false, quiet = false, verify = false, allowed_only = false;
+    bool describe = false, summary = false, json = false, quiet = false, verify = false;
+    bool allowed_only = false;
     std::uint32_t verify_sources = 16;
 };
 
@@ -142,11 +144,15 @@ void verify(const Family& family, const Cluster& cluster, const Options& o, Prog
 
 int generate_cluster(const Options& o, const FamilyCommand* command) {
     const std::string output = o.output.empty() ? (o.describe ? "-" : "net_topo.xml") : o.output;
-    if (output == "-" && o.summary)
-        throw UsageError(o.describe ? "--describe and --summary both print to standard output; "
-                                      "give -o FILE for the description"
-                                    : "--summary prints to standard output, which -o - "
-                                      "already uses");
+    if (output == "-" && (o.summary || o.json)) {
+        const char* option = o.json ? "--json" : "--summary";
+        throw UsageError(o.describe ? fmt::format("--describe and {} both print to standard "
+                                                  "output; give -o FILE for the description",
+                                                  option)
+                                    : fmt::format("{} prints to standard output, which -o - "
+                                                  "already uses",
+                                                  option));
+    }
     const bool preset = !o.preset.empty();
     const std::unique_ptr<Family> family = preset ? make_preset(o.preset) : make_family(*command);
     if (!o.machine.empty() && !o.machine_xml.empty())
@@ -184,7 +190,13 @@ int generate_cluster(const Options& o, const FamilyCommand* command) {
         std::cerr << fmt::format("nettopo-gen: wrote {} ({}; {}, diameter {})\n", output,
                                  cluster_counts(cluster), family->spec(),
                                  counted(family->diameter(), "hop"));
-    if (o.summary) write_summary_text(summarize(cluster), std::cout);
+    if (o.json) {
+        GenReport report{*family, cluster, o.preset, output, o.describe, o.verify, std::nullopt};
+        if (o.summary) report.summary = summarize(cluster);
+        write_gen_report_json(report, std::cout);
+    } else if (o.summary) {
+        write_summary_text(summarize(cluster), std::cout);
+    }
     return exit_ok;
 }
 
@@ -225,6 +237,9 @@ int main(int argc, char** argv) {
     app.add_flag("--describe", o.describe, "Write the text description instead of an archive");
     app.add_option("--name", o.name, "Name of the cluster (default: the family and parameters)");
     app.add_flag("--summary", o.summary, "Print the summary of the result");
+    app.add_flag("--json", o.json,
+                 "Print what was generated as one JSON object: family, parameters, counts, "
+                 "output file (and the summary with --summary)");
     app.add_flag("-q,--quiet", o.quiet, "Do not report what was written");
     app.add_flag("--verify", o.verify,
                  "Check the family's formulas (counts, degrees, hop counts, diameter) against "

@@ -110,23 +110,48 @@ ParamValue read_value(std::string_view spec, const FamilyParam& param, const std
     throw std::logic_error("unknown parameter kind");
 }
 
-} // namespace
-
-std::unique_ptr<Family> family_from_spec(std::string_view spec) {
+// A spec's family and its options as written, judged (known options, presence).
+std::pair<const FamilyEntry*, GivenOptions> read_spec(std::string_view spec) {
     const std::vector<std::string> words = detail::spec_words(spec, "family");
     if (words.empty()) throw UsageError("empty family: expected a family and its options");
     const FamilyEntry* family = find_family(words[0]);
     if (!family)
         throw UsageError(
             fmt::format("family '{}': unknown family '{}' ({})", spec, words[0], family_names()));
-    const GivenOptions given = spec_options(spec, words, *family);
+    GivenOptions given = spec_options(spec, words, *family);
     check_presence(spec, *family, given);
+    return {family, std::move(given)};
+}
+
+} // namespace
+
+std::unique_ptr<Family> family_from_spec(std::string_view spec) {
+    const auto [family, given] = read_spec(spec);
     // Values in the family's order, so the first bad one is reported whatever the spec's order.
     FamilyValues values(*family);
     for (const FamilyParam& p : family->params)
         for (const auto& [name, text] : given)
             if (name == p.name) values.set(name, read_value(spec, p, text));
     return family->make(values);
+}
+
+FamilySpec read_family_spec(std::string_view spec) {
+    const auto [family, given] = read_spec(spec);
+    // The form used: that of a parameter given, else the first (check_presence judged them).
+    std::uint8_t form = family->forms() > 0 ? 1 : 0;
+    for (const FamilyParam& p : family->params)
+        if (p.alternative != 0 && is_given(given, p.name)) form = p.alternative;
+    FamilySpec out{family, {}};
+    for (const FamilyParam& p : family->params) {
+        if (p.alternative != 0 && p.alternative != form) continue;
+        const auto it = std::find_if(given.begin(), given.end(),
+                                     [&](const auto& g) { return g.first == p.name; });
+        if (it != given.end())
+            out.params.emplace_back(p.name, read_value(spec, p, it->second));
+        else if (p.kind == ParamKind::Count)
+            out.params.emplace_back(p.name, p.fallback);
+    }
+    return out;
 }
 
 std::vector<std::uint32_t> parse_dims(std::string_view text) {

@@ -13,6 +13,7 @@
 #include "nettopo/families/family_registry.hpp"
 #include "nettopo/support/error.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <map>
@@ -152,6 +153,40 @@ TEST_CASE("every family made from the registry reads back from its spec", "[regi
             INFO(f.name << " " << p.name << " is given by no spec here");
             CHECK(used[f.name].contains(std::string(p.name)));
         }
+}
+
+TEST_CASE("read_family_spec gives the parameters that make the same family", "[registry]") {
+    for (const FamilyEntry& f : family_registry())
+        for (const std::string_view e : f.examples) {
+            const std::string canonical = family_from_spec(e)->spec();
+            INFO(canonical);
+            const FamilySpec read = read_family_spec(canonical);
+            REQUIRE(read.family == &f);
+            // Fed to the factory, the values make the family the spec names.
+            FamilyValues values(f);
+            for (const auto& [name, value] : read.params) values.set(name, value);
+            CHECK(f.make(values)->spec() == canonical);
+            // Every parameter the spec names is there, in the registry's order.
+            const std::vector<std::string> words = words_of(canonical);
+            for (std::size_t i = 1; i < words.size(); i += 2)
+                CHECK(std::any_of(read.params.begin(), read.params.end(),
+                                  [&](const auto& p) { return p.first == words[i]; }));
+            for (std::size_t i = 1; i < read.params.size(); ++i)
+                CHECK(f.param(read.params[i - 1].first) < f.param(read.params[i].first));
+        }
+    // A count left out reads as its fallback; another form's parameters are not listed.
+    const FamilySpec torus = read_family_spec("torus --dims 4x3");
+    REQUIRE(torus.params.size() == 2);
+    CHECK(torus.params[0].first == "--dims");
+    CHECK(std::get<std::vector<std::uint32_t>>(torus.params[0].second) ==
+          std::vector<std::uint32_t>{4, 3});
+    CHECK(torus.params[1].first == "--concentration");
+    CHECK(std::get<std::uint32_t>(torus.params[1].second) == 0);
+    const FamilySpec xgft = read_family_spec("fat-tree --xgft \"2;4,4;1,4\"");
+    REQUIRE(xgft.params.size() == 1);
+    CHECK(std::get<XgftParams>(xgft.params[0].second).w == std::vector<std::uint32_t>{1, 4});
+    CHECK(read_family_spec("fat-tree --k 4 --n 2").params.size() == 2);
+    CHECK_THROWS_AS(read_family_spec("torus --k 3"), UsageError);
 }
 
 TEST_CASE("family_from_spec says what is wrong as it did before the registry", "[registry]") {

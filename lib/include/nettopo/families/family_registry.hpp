@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -106,5 +107,16 @@ const FamilyEntry* find_family(std::string_view name);
 
 // "fat-tree, tree, mesh, ...": the registry's names, for messages.
 std::string family_names();
+
+// A spec's parameters by name, as a program reports what it generated: each
+// parameter the spec gives and each Count it leaves out (at its fallback), in
+// the family's order; a family made in several ways lists the parameters of
+// the form used. The specs Family::spec() writes name every derived value.
+// UsageError as family_from_spec.
+struct FamilySpec {
+    const FamilyEntry* family = nullptr;
+    std::vector<std::pair<std::string_view, ParamValue>> params; // "--dims", {16, 16}
+};
+FamilySpec read_family_spec(std::string_view spec);
 
 } // namespace nettopo
