@@ -100,7 +100,7 @@ for doc in "$source"/share/doc/*.md "$source"/share/doc/*.svg; do
 done
 expect_file share/doc/nettopo/README.md
 expect_file share/nettopo/schema/nettopo-archive.xsd
-while read -r f; do expect_file "share/nettopo/$f"; done < <(cd "$source/share" && find examples -type f)
+while read -r f; do expect_file "share/nettopo/$f"; done < <(cd "$source/share" && find examples schema -type f)
 for f in nettopoConfig.cmake nettopoConfigVersion.cmake nettopoTargets.cmake nettopoStaticTargets.cmake; do
     expect_file "${libdir#"$prefix"/}/cmake/nettopo/$f"
 done
