@@ -1,5 +1,6 @@
 #include "common/json_writer.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 
 namespace nettopo {
@@ -88,7 +89,9 @@ JsonWriter& JsonWriter::value(std::int64_t v) {
 }
 JsonWriter& JsonWriter::value(double v) {
     separate();
-    out_ << format_number(v);
+    // JSON has no NaN or infinity: what is not a number is null (and then
+    // fails its schema, where a number is due, instead of every JSON reader).
+    out_ << (std::isfinite(v) ? format_number(v) : std::string("null"));
     return *this;
 }
 JsonWriter& JsonWriter::value(bool v) {
