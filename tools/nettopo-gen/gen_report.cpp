@@ -48,7 +48,8 @@ void write_gen_report_json(const GenReport& r, std::ostream& out) {
     }
     j.end_object();
     j.field("name", r.cluster.name());
-    j.field("machine", r.cluster.type(TypeId(0)).description());
+    // The type every machine is an instance of ("machine" names a machine elsewhere).
+    j.field("machine_type", r.cluster.type(TypeId(0)).description());
     j.field("num_machines", r.cluster.num_machines())
         .field("num_switches", r.cluster.num_switches());
     j.field("num_links", r.cluster.num_net_links()).field("num_pes", r.cluster.num_pes());
