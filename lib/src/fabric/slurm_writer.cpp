@@ -256,16 +256,18 @@ std::string yaml_value(std::string_view v) {
     return fmt::format("\"{}\"", v);
 }
 
+// "# topology.conf written by nettopo from NAME", a line.
+std::string header(std::string_view file, const SlurmTree& tree) {
+    std::string line = fmt::format("# {} written by nettopo", file);
+    if (!tree.cluster_name.empty()) line += " from " + tree.cluster_name;
+    return line + '\n';
+}
+
 } // namespace
 
 void write_slurm_topology(const Cluster& cluster, std::ostream& out) {
     const SlurmTree tree = slurm_tree(cluster);
-    std::string text = "# topology.conf written by nettopo";
-    if (!tree.cluster_name.empty()) {
-        text += " from ";
-        text += tree.cluster_name;
-    }
-    text += '\n';
+    std::string text = header("topology.conf", tree);
     if (std::any_of(tree.lines.begin(), tree.lines.end(),
                     [](const SwitchLine& l) { return l.link_speed_mbps.has_value(); }))
         text += "# LinkSpeed: Mbit/s of each link from the switch down to its children\n";
@@ -280,12 +282,8 @@ void write_slurm_topology(const Cluster& cluster, std::ostream& out) {
 
 void write_slurm_topology_yaml(const Cluster& cluster, std::ostream& out) {
     const SlurmTree tree = slurm_tree(cluster);
-    std::string text = "# topology.yaml written by nettopo";
-    if (!tree.cluster_name.empty()) {
-        text += " from ";
-        text += tree.cluster_name;
-    }
-    text += "\n---\n- topology: default\n  cluster_default: true\n  tree:\n    switches:\n";
+    std::string text = header("topology.yaml", tree);
+    text += "---\n- topology: default\n  cluster_default: true\n  tree:\n    switches:\n";
     for (const SwitchLine& l : tree.lines)
         text += fmt::format("      - switch: {}\n        {}: {}\n", yaml_value(l.name),
                             l.leaf ? "nodes" : "children", yaml_value(l.children));
