@@ -6,12 +6,19 @@
     its largest, mean and spread of the pairwise distances (atst's "max",
     "avg", "dlt") equal those computed here from `nettopo-query distance
     --pairs` over every pair of PEs, rounded as documented (whole ns, at
-    least 1); the file's distance rows equal those answers one by one;
-  * the terminal domain numbers form a binary decomposition (no number is
-    the ancestor of another) whose largest number is below 4 N;
+    least 1); the file's distances equal those answers one by one: a deco 0
+    file's rows as written, a tleaf's as Scotch defines them (PEs meeting at
+    level i are c_i + ... + c_(L-1) apart), every pair up to 1500 PEs, a
+    seeded sample beyond (atst's 32-bit sum then overflows: only its count
+    and maximum are compared);
+  * the form: tleaf for the uniform hierarchies (generated fat-trees and
+    trees of identical hosts), deco 0 for the others (a torus, plafrim);
+  * a deco's terminal domain numbers form a binary decomposition (no number
+    is the ancestor of another) whose largest number is below 4 N;
   * `scotch_gmap` (or `gmap`) maps a 2D grid made by `gmk_m2` onto the target
     without error, every process on a PE of the cluster;
-  * a cluster above the size limit is refused (exit 1) and no file is written.
+  * a cluster above the size limit that is no hierarchy is refused (exit 1)
+    and no file is written; a hierarchy of 4224 PEs is written as a tleaf.
   Clusters: generated (fat-tree, torus, tree with a two-level machine), the
   example fat-tree, and plafrim assembled from ../shared/data (17 types).
 
@@ -35,6 +42,7 @@ Usage: export_oracle.py BIN_DIR PROJECT_ROOT [SHARED_DATA]. Exit 77 (skipped)
 when atst, scotch_gmap/gmap, gmk_m2 or lstopo is missing.
 """
 import collections
+import random
 import re
 import shutil
 import subprocess
@@ -60,10 +68,29 @@ def run(args, check=True, **kw):
 
 
 def read_target(path):
-    """(terminal lines [(label, weight, domain)], distance rows) of a deco 0 file."""
+    """(form, n, distance(i, j) for i > j, deco terminal lines or None) of a target."""
     words = path.read_text().split()
+    if words[0] == "tleaf":
+        levels = int(words[1])
+        sizes = [int(w) for w in words[2:2 + 2 * levels:2]]
+        costs = [int(w) for w in words[3:3 + 2 * levels:2]]
+        if len(words) != 2 + 2 * levels or min(costs) < 1:
+            raise Failure(f"{path}: malformed tleaf: {' '.join(words[:12])}")
+        n = 1
+        for size in sizes:
+            n *= size
+
+        def tleaf_distance(i, j):  # leaf order, level 0 most significant
+            for level in range(levels):
+                below = 1
+                for size in sizes[level + 1:]:
+                    below *= size
+                if i // below != j // below:
+                    return sum(costs[level:])
+            return 0
+        return "tleaf", n, tleaf_distance, None
     if words[:2] != ["deco", "0"]:
-        raise Failure(f"{path}: not a deco 0 target: {words[:2]}")
+        raise Failure(f"{path}: neither a tleaf nor a deco 0 target: {words[:2]}")
     n, max_domain = int(words[2]), int(words[3])
     pos = 4
     terminals = []
@@ -78,7 +105,7 @@ def read_target(path):
         raise Failure(f"{path}: {len(words) - pos} words after the distances")
     if max(t[2] for t in terminals) != max_domain:
         raise Failure(f"{path}: header says largest domain {max_domain}")
-    return terminals, rows
+    return "deco", n, lambda i, j: rows[i - 1][j], terminals
 
 
 def atst_stats(path, atst):
@@ -88,43 +115,57 @@ def atst_stats(path, atst):
     return nbr, int(m.group(1)), float(m.group(2)), float(m.group(3))
 
 
-def check_scotch(name, archive, q, work, atst, gmap, gmk_m2):
+ALL_PAIRS_UP_TO = 1500  # PEs; a seeded sample of pairs beyond
+
+
+def check_scotch(name, archive, q, work, atst, gmap, gmk_m2, form):
     tgt = work / f"{name}.tgt"
     run([q, "-i", archive, "export", "--format", "scotch", "-o", tgt])
     n = int(run([q, "-i", archive, "num-pes"]).stdout)
-    # nettopo's answers, every pair i > j, in the file's order.
-    pairs = work / f"{name}.pairs"
-    pairs.write_text("".join(f"{i} {j}\n" for i in range(1, n) for j in range(i)))
-    answers = [float(x) for x in run([q, "-i", archive, "distance", "--pairs", pairs]).stdout.split()]
+    written_form, written_n, distance, terminals = read_target(tgt)
+    if written_form != form or written_n != n:
+        raise Failure(f"{name}: a {written_form} of {written_n} terminals, expected a {form} of {n}")
+    # nettopo's answers, every pair i > j (or a sample), against the file's.
+    if n <= ALL_PAIRS_UP_TO:
+        pairs = [(i, j) for i in range(1, n) for j in range(i)]
+    else:
+        rng = random.Random(14)
+        pairs = [(n - 1, 0)] + [tuple(sorted(rng.sample(range(n), 2), reverse=True)) for _ in range(3000)]
+    pairs_file = work / f"{name}.pairs"
+    pairs_file.write_text("".join(f"{i} {j}\n" for i, j in pairs))
+    answers = [float(x) for x in run([q, "-i", archive, "distance", "--pairs", pairs_file]).stdout.split()]
     expected = [max(1, int(d + 0.5)) for d in answers]  # ns >= 0: round half up = llround
-    terminals, rows = read_target(tgt)
-    if [t[0] for t in terminals] != list(range(n)) or any(t[1] != 1 for t in terminals):
-        raise Failure(f"{name}: terminals are not PEs 0..{n - 1} of weight 1")
-    written = [d for row in rows for d in row]
-    if written != expected:
-        bad = next(k for k in range(len(expected)) if written[k] != expected[k])
-        raise Failure(f"{name}: distance #{bad} is {written[bad]}, nettopo-query says {answers[bad]}")
-    domains = [t[2] for t in terminals]
-    if len(set(domains)) != n:
-        raise Failure(f"{name}: two terminals share a domain")
-    domain_set = set(domains)
-    for d in domains:
-        a = d >> 1
-        while a >= 1:
-            if a in domain_set:
-                raise Failure(f"{name}: domain {a} is a terminal and contains terminal {d}")
-            a >>= 1
-    if n > 1 and max(domains) >= 4 * n:
-        raise Failure(f"{name}: largest domain {max(domains)} >= 4 x {n} PEs")
+    for (i, j), want, ns in zip(pairs, expected, answers):
+        if distance(i, j) != want:
+            raise Failure(f"{name}: PEs {i} {j} are {distance(i, j)} apart in the target, "
+                          f"nettopo-query says {ns} ns")
+    if terminals is not None:
+        if [t[0] for t in terminals] != list(range(n)) or any(t[1] != 1 for t in terminals):
+            raise Failure(f"{name}: terminals are not PEs 0..{n - 1} of weight 1")
+        domains = [t[2] for t in terminals]
+        if len(set(domains)) != n:
+            raise Failure(f"{name}: two terminals share a domain")
+        domain_set = set(domains)
+        for d in domains:
+            a = d >> 1
+            while a >= 1:
+                if a in domain_set:
+                    raise Failure(f"{name}: domain {a} is a terminal and contains terminal {d}")
+                a >>= 1
+        if n > 1 and max(domains) >= 4 * n:
+            raise Failure(f"{name}: largest domain {max(domains)} >= 4 x {n} PEs")
     # atst's own reading.
     nbr, dmax, avg, dlt = atst_stats(tgt, atst)
-    pairs_count = n * (n - 1) / 2
-    mean = sum(expected) / pairs_count if n > 1 else 0.0
-    spread = 2 * sum(abs(d - mean) for d in expected) / pairs_count if n > 1 else 0.0
-    close = lambda a, b: abs(a - b) <= 1e-5 * max(1.0, abs(b))  # atst prints %g
-    if nbr != n or dmax != max(expected, default=0) or not close(avg, mean) or not close(dlt, spread):
-        raise Failure(f"{name}: atst says nbr={nbr} max={dmax} avg={avg} dlt={dlt}, nettopo "
-                      f"{n} {max(expected, default=0)} {mean:.6g} {spread:.6g}")
+    if n <= ALL_PAIRS_UP_TO:
+        pairs_count = n * (n - 1) / 2
+        mean = sum(expected) / pairs_count if n > 1 else 0.0
+        spread = 2 * sum(abs(d - mean) for d in expected) / pairs_count if n > 1 else 0.0
+        close = lambda a, b: abs(a - b) <= 1e-5 * max(1.0, abs(b))  # atst prints %g
+        if nbr != n or dmax != max(expected, default=0) or not close(avg, mean) or not close(dlt, spread):
+            raise Failure(f"{name}: atst says nbr={nbr} max={dmax} avg={avg} dlt={dlt}, nettopo "
+                          f"{n} {max(expected, default=0)} {mean:.6g} {spread:.6g}")
+    elif nbr != n or dmax != expected[0]:  # pairs[0] = (n-1, 0): the farthest in a hierarchy
+        raise Failure(f"{name}: atst says nbr={nbr} max={dmax}, nettopo {n} {expected[0]}")
     # A mapping onto it.
     grid = work / "grid.grf"
     grid.write_text(run([gmk_m2, 16, 16]).stdout)
@@ -135,8 +176,8 @@ def check_scotch(name, archive, q, work, atst, gmap, gmk_m2):
     labels = [int(line.split()[1]) for line in lines[1:] if line.strip()]
     if count != 256 or len(labels) != 256 or not all(0 <= p < n for p in labels):
         raise Failure(f"{name}: the mapping holds {count} lines, labels outside 0..{n - 1}")
-    print(f"ok:   scotch {name}: {n} PEs, max {dmax} ns, avg {avg}, mapped 256 processes onto "
-          f"{len(set(labels))} PEs")
+    print(f"ok:   scotch {name}: {form}, {n} PEs, max {dmax} ns, avg {avg}, mapped 256 processes "
+          f"onto {len(set(labels))} PEs")
 
 
 # ---------------------------------------------------------------------------
@@ -241,29 +282,35 @@ def main():
     with tempfile.TemporaryDirectory(prefix="nettopo-export-") as tmp:
         work = Path(tmp)
         clusters = {"small-fattree": root / "share/examples/small-fattree.topo"}
-        for name, args in {
-            "fat-tree-k4-n2": ["fat-tree", "--k", "4", "--n", "2", "--machine", "pack:2 core:2 pu:2"],
-            "torus-4x4": ["torus", "--dims", "4x4", "--machine", "core:3 pu:1", "--latency", "all=7.4"],
-            "tree-3": ["tree", "--levels", "3", "--machine", "pack:2 l2:2 core:1 pu:2"],
-        }.items():
+        forms = {"small-fattree": "tleaf"}
+        for name, form, args in [
+            ("fat-tree-k4-n2", "tleaf", ["fat-tree", "--k", "4", "--n", "2", "--machine", "pack:2 core:2 pu:2"]),
+            ("fat-tree-k4-n3-4224", "tleaf", ["fat-tree", "--k", "4", "--n", "3", "--machine", "core:33 pu:2"]),
+            ("xgft-2-4x3", "tleaf", ["fat-tree", "--xgft", "2;4,3;1,2", "--machine", "pack:2 core:3 pu:1",
+                                     "--latency", "host-switch=120.6"]),
+            ("torus-4x4", "deco", ["torus", "--dims", "4x4", "--machine", "core:3 pu:1", "--latency", "all=7.4"]),
+            ("tree-3", "deco", ["tree", "--levels", "3", "--machine", "pack:2 l2:2 core:1 pu:2"]),
+        ]:
             clusters[name] = work / f"{name}.xml"
+            forms[name] = form
             run([gen, *args, "-q", "-o", clusters[name]])
         plafrim = shared / "clusters/plafrim"
         if plafrim.is_dir():
             clusters["plafrim"] = work / "plafrim.xml"
+            forms["plafrim"] = "deco"
             run([discover, "-q", "--hosts", plafrim / "hwloc", "--ibnetdiscover",
                  plafrim / "ib-subnet-0.txt", "--name", "plafrim", "-o", clusters["plafrim"]])
         for name, archive in clusters.items():
-            attempt(check_scotch, name, archive, q, work, atst, gmap, gmk_m2)
+            attempt(check_scotch, name, archive, q, work, atst, gmap, gmk_m2, forms[name])
 
         def too_big():
             big = work / "big.xml"
-            run([gen, "fat-tree", "--k", "4", "--n", "3", "--machine", "core:33 pu:2", "-q", "-o", big])
+            run([gen, "torus", "--dims", "4x4x4", "--machine", "core:33 pu:2", "-q", "-o", big])
             out = work / "big.tgt"
             p = run([q, "-i", big, "export", "--format", "scotch", "-o", out], check=False)
             if p.returncode != 1 or out.exists() or "at most 4096 PEs" not in p.stderr:
-                raise Failure(f"a 4096+ PE cluster: exit {p.returncode}, file written: {out.exists()}")
-            print("ok:   scotch refuses 4224 PEs, writes nothing")
+                raise Failure(f"a 4224-PE torus: exit {p.returncode}, file written: {out.exists()}")
+            print("ok:   scotch refuses a 4224-PE torus (no hierarchy), writes nothing")
         attempt(too_big)
 
         for xml in sorted((shared / "hwloc-xml").glob("*.xml")):

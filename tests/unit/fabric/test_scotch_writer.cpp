@@ -1,9 +1,10 @@
-// write_scotch_target: a cluster as Scotch's "deco 0" target architecture.
-// The file is read back here as Scotch's archDecoArchLoad reads it; every
-// distance must be QueryEngine's latency rounded to whole ns (at least 1),
-// and the domain numbers a binary decomposition Scotch can hold (no terminal
-// inside another, the largest below 4N). Scotch's own atst and gmap read the
-// files in tools.export_oracle.
+// write_scotch_target: a cluster as Scotch's "tleaf" or "deco 0" target
+// architecture. The file is read back here as Scotch reads it (a tleaf's
+// distance: the costs of the levels from the one where two leaves meet
+// down); every distance must be QueryEngine's latency rounded to whole ns
+// (at least 1), and a deco's domain numbers a binary decomposition Scotch
+// can hold (no terminal inside another, the largest below 4N). Scotch's own
+// atst and gmap read the files in tools.export_oracle.
 #include "nettopo/fabric/scotch_writer.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
@@ -25,18 +26,54 @@ using Catch::Contains;
 namespace {
 
 struct Target {
+    std::string form; // "tleaf" or "deco"
     std::uint64_t terminals = 0, max_domain = 0;
-    std::vector<std::uint64_t> labels, weights, domains;
-    std::vector<std::vector<std::int64_t>> rows; // rows[i - 1]: distances of PE i to 0..i-1
+    std::vector<std::uint64_t> labels, weights, domains; // deco
+    std::vector<std::vector<std::int64_t>> rows;         // deco: PE i to 0..i-1
+    std::vector<std::uint64_t> sizes;                    // tleaf
+    std::vector<std::int64_t> costs;                     // tleaf
+
+    std::int64_t distance(std::uint64_t i, std::uint64_t j) const {
+        if (form == "deco") return rows[i - 1][j];
+        std::uint64_t below = terminals;
+        for (std::size_t level = 0; level < sizes.size(); ++level) {
+            below /= sizes[level];
+            if (i / below != j / below) {
+                std::int64_t sum = 0;
+                for (std::size_t k = level; k < costs.size(); ++k) sum += costs[k];
+                return sum;
+            }
+        }
+        return 0;
+    }
 };
 
 Target read_target(const std::string& text) {
     std::istringstream in(text);
     Target t;
-    std::string word;
+    in >> t.form;
+    if (t.form == "tleaf") {
+        std::size_t levels = 0;
+        in >> levels;
+        t.terminals = 1;
+        for (std::size_t i = 0; i < levels; ++i) {
+            std::uint64_t size = 0;
+            std::int64_t cost = 0;
+            in >> size >> cost;
+            CHECK(cost >= 1);
+            t.sizes.push_back(size);
+            t.costs.push_back(cost);
+            t.terminals *= size;
+        }
+        REQUIRE(in);
+        std::string more;
+        in >> more;
+        CHECK(in.eof());
+        return t;
+    }
+    REQUIRE(t.form == "deco");
     int flavour = -1;
-    in >> word >> flavour >> t.terminals >> t.max_domain;
-    REQUIRE(word == "deco");
+    in >> flavour >> t.terminals >> t.max_domain;
     REQUIRE(flavour == 0);
     for (std::uint64_t i = 0; i < t.terminals; ++i) {
         std::uint64_t label = 0, weight = 0, domain = 0;
@@ -51,7 +88,8 @@ Target read_target(const std::string& text) {
         t.rows.push_back(std::move(row));
     }
     REQUIRE(in);
-    in >> word;
+    std::string more;
+    in >> more;
     CHECK(in.eof()); // nothing after the distances
     return t;
 }
@@ -62,30 +100,40 @@ std::string write(const Cluster& c) {
     return out.str();
 }
 
-void check_target(const Cluster& c) {
-    const Target t = read_target(write(c));
+// The target's distances are the engine's; a deco's domains a decomposition.
+Target check_target(const Cluster& c) {
+    Target t = read_target(write(c));
     const std::uint32_t n = c.num_pes();
     REQUIRE(t.terminals == n);
     QueryEngine engine(c);
-    for (std::uint32_t i = 0; i < n; ++i) {
-        CHECK(t.labels[i] == i);
-        CHECK(t.weights[i] == 1);
-    }
     for (std::uint32_t i = 1; i < n; ++i)
         for (std::uint32_t j = 0; j < i; ++j) {
             const double ns = engine.distance(PeId(i), PeId(j)).value();
             const auto expected = std::max<std::int64_t>(1, std::llround(ns));
-            if (t.rows[i - 1][j] != expected) {
-                INFO("PEs " << i << " " << j << ": " << ns << " ns");
-                CHECK(t.rows[i - 1][j] == expected);
+            if (t.distance(i, j) != expected) {
+                INFO(t.form << ", PEs " << i << " " << j << ": " << ns << " ns");
+                CHECK(t.distance(i, j) == expected);
             }
         }
+    if (t.form == "tleaf") return t;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        CHECK(t.labels[i] == i);
+        CHECK(t.weights[i] == 1);
+    }
     const std::set<std::uint64_t> domains(t.domains.begin(), t.domains.end());
     CHECK(domains.size() == n);
     CHECK(*domains.rbegin() == t.max_domain);
     CHECK(t.max_domain < 4ull * n);
     for (const std::uint64_t d : t.domains)
         for (std::uint64_t a = d / 2; a >= 1; a /= 2) CHECK(domains.count(a) == 0);
+    return t;
+}
+
+// Whether domain d lies below domain a.
+bool below(std::uint64_t d, std::uint64_t a) {
+    for (; d >= a; d /= 2)
+        if (d == a) return true;
+    return false;
 }
 
 MachineType machine(const char* synthetic) {
@@ -95,30 +143,75 @@ MachineType machine(const char* synthetic) {
 
 } // namespace
 
-TEST_CASE("write_scotch_target: distances are the engine's, domains a decomposition",
-          "[scotch_writer]") {
-    SECTION("fat-tree of two-package machines") {
-        check_target(generate(*make_fat_tree(2, 3), machine("pack:2 core:2 pu:2")));
-    }
+TEST_CASE("write_scotch_target: a uniform hierarchy is a tleaf", "[scotch_writer]") {
+    // 8 machines, 2 per leaf switch, of 2 packages x 2 cores x 2 PUs.
+    const Target t = check_target(generate(*make_fat_tree(2, 3), machine("pack:2 core:2 pu:2")));
+    CHECK(t.form == "tleaf");
+    CHECK(t.sizes == std::vector<std::uint64_t>{2, 2, 2, 2, 2, 2});
+    // An XGFT whose machines hang off two switches each, odd latencies.
+    const Target x =
+        check_target(generate(*make_xgft({4, 3}, {1, 2}), machine("pack:2 core:3 pu:1")));
+    CHECK(x.form == "tleaf");
+}
+
+TEST_CASE("write_scotch_target: anything else is a deco 0", "[scotch_writer]") {
     SECTION("torus, not a power of two") {
-        check_target(generate(*make_torus({3, 5}), machine("core:3 pu:1")));
+        CHECK(check_target(generate(*make_torus({3, 5}), machine("core:3 pu:1"))).form == "deco");
     }
     SECTION("one PE") {
-        check_target(generate(*make_torus({1}), machine("pu:1")));
+        CHECK(check_target(generate(*make_torus({1}), machine("pu:1"))).form == "deco");
+    }
+    SECTION("one cable slower than its like") {
+        // Two leaves of two machines under a spine; n3's cable is slower.
+        ClusterBuilder b("odd cable");
+        const MachineType m = machine("core:2 pu:1");
+        const TypeId t = b.add_type(m);
+        for (const char* name : {"n0", "n1", "n2", "n3"}) b.add_machine(name, t);
+        const SwitchId spine = b.add_switch("spine"), l0 = b.add_switch("l0"),
+                       l1 = b.add_switch("l1");
+        b.add_link({true, spine.value}, {true, l0.value}, 100);
+        b.add_link({true, spine.value}, {true, l1.value}, 100);
+        b.add_link({true, l0.value}, {false, 0}, 200);
+        b.add_link({true, l0.value}, {false, 1}, 200);
+        b.add_link({true, l1.value}, {false, 2}, 200);
+        b.add_link({true, l1.value}, {false, 3}, 201);
+        CHECK(check_target(std::move(b).build()).form == "deco");
+    }
+    SECTION("a machine slower inside than its network (the thesis' Figure 9b)") {
+        ClusterBuilder b("fast link");
+        const MachineType m = machine("pack:2 core:2 pu:1");
+        const TypeId t = b.add_type(m);
+        b.add_machine("a", t);
+        b.add_machine("b", t);
+        b.add_link({false, 0}, {false, 1}, 8);
+        CHECK(check_target(std::move(b).build()).form == "deco");
     }
 }
 
-TEST_CASE("write_scotch_target: halves follow the hierarchy", "[scotch_writer]") {
-    // 4 machines of 4 PEs on 2 leaf switches: the first cut separates the
-    // leaves, the next the machines, then the packages.
-    const Cluster c = generate(*make_fat_tree(2, 2), machine("pack:2 core:2 pu:1"));
-    const Target t = read_target(write(c));
-    REQUIRE(t.terminals == 16);
-    for (std::uint32_t p = 0; p < 16; ++p) CHECK(t.domains[p] == 16 + p); // a complete tree
-    // Subtree of domain 2 (PEs 0-7) holds machines 0 and 1: the leaf switch of n0, n1.
-    CHECK(c.machine_of(PeId(7)).value == 1);
-    QueryEngine engine(c);
-    CHECK(engine.hop_count(PeId(0), PeId(7)).value() < engine.hop_count(PeId(0), PeId(8)).value());
+TEST_CASE("write_scotch_target: a deco's halves follow the hierarchy", "[scotch_writer]") {
+    // Leaf l0 holds n0 and n1, leaf l1 holds n2 alone (no uniform hierarchy):
+    // 12 PEs, cut first between the leaves (PE 8), then between n0 and n1
+    // (PE 4), then between n2's packages (PE 10).
+    ClusterBuilder b("uneven");
+    const MachineType m = machine("pack:2 core:2 pu:1");
+    const TypeId t = b.add_type(m);
+    for (const char* name : {"n0", "n1", "n2"}) b.add_machine(name, t);
+    const SwitchId spine = b.add_switch("spine"), l0 = b.add_switch("l0"), l1 = b.add_switch("l1");
+    b.add_link({true, spine.value}, {true, l0.value}, 100);
+    b.add_link({true, spine.value}, {true, l1.value}, 100);
+    b.add_link({true, l0.value}, {false, 0}, 200);
+    b.add_link({true, l0.value}, {false, 1}, 200);
+    b.add_link({true, l1.value}, {false, 2}, 200);
+    const Target d = check_target(std::move(b).build());
+    REQUIRE(d.form == "deco");
+    for (std::uint32_t p = 0; p < 12; ++p) {
+        INFO("PE " << p << ", domain " << d.domains[p]);
+        CHECK(below(d.domains[p], p < 8 ? 2 : 3));
+        if (p < 8)
+            CHECK(below(d.domains[p], p < 4 ? 4 : 5));
+        else
+            CHECK(below(d.domains[p], p < 10 ? 6 : 7));
+    }
 }
 
 TEST_CASE("write_scotch_target refuses what Scotch cannot be given", "[scotch_writer]") {
@@ -137,8 +230,9 @@ TEST_CASE("write_scotch_target refuses what Scotch cannot be given", "[scotch_wr
     CHECK_THROWS_WITH(write_scotch_target(islands, out),
                       Contains("PEs 0 and 4 (machines 'a' and 'c') are not connected"));
     CHECK(out.str().empty());
-    // More PEs than a target is written for.
-    const Cluster big = generate(*make_torus({2}), machine("pack:3 core:1024 pu:1"));
+    // More PEs than a deco target is written for, and no uniform hierarchy
+    // (a ring of 4: machine 0 is 1, 2 and 1 hops from the others).
+    const Cluster big = generate(*make_torus({4}), machine("pack:2 core:1024 pu:1"));
     CHECK_THROWS_WITH(write_scotch_target(big, out), Contains("at most 4096 PEs"));
     CHECK(out.str().empty());
 }
