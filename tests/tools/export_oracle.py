@@ -221,8 +221,11 @@ def normalise(description):
     return description.replace("L1Cache", "L1dCache").strip()
 
 
-def check_synthetic(name, source, q, is_file):
-    ours = run([q, "-i", source, "export", "--format", "synthetic"], check=False)
+def check_synthetic(name, source, q, is_file, ours=None):
+    """`ours`: what nettopo wrote for `source` (a cluster's machine type), or
+    None to ask nettopo-query -i SOURCE."""
+    if ours is None:
+        ours = run([q, "-i", source, "export", "--format", "synthetic"], check=False)
     hw_args = ["lstopo", "-i", source] + (["--disallowed"] if is_file else []) + ["--of", "synthetic"]
     hw = run(hw_args, check=False)
     hw_text = "\n".join(l for l in hw.stdout.splitlines() if not l.startswith("#")).strip()
@@ -326,10 +329,11 @@ def main():
             if p.returncode != 2 or "--machine" not in p.stderr:
                 raise Failure(f"plafrim (17 types) without --machine: exit {p.returncode}")
             one = run([q, "-i", clusters["plafrim"], "export", "--format", "synthetic",
-                       "--machine", "fourmi001"]).stdout
-            if len(one.splitlines()) != 1:
+                       "--machine", "fourmi001"])
+            if len(one.stdout.splitlines()) != 1:
                 raise Failure("plafrim --machine fourmi001: not one line")
-            check_synthetic("plafrim fourmi001's type", one.strip(), q, False)
+            # Against the host's own export, as hwloc reads it.
+            check_synthetic("plafrim --machine fourmi001", plafrim / "hwloc/fourmi001.xml", q, True, one)
         attempt(several_types)
 
     if failures:
