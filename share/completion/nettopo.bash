@@ -11,13 +11,13 @@ _nettopo_query() {
         distance path nearest summary show draw export diff"
     case "$prev" in
         -i|--input|--pairs|-o|--output) _filedir; return ;;
-        --format) COMPREPLY=($(compgen -W "slurm" -- "$cur")); return ;;
-        --collapse) return ;;
+        --format) COMPREPLY=($(compgen -W "slurm slurm-yaml scotch synthetic" -- "$cur")); return ;;
+        --collapse|--machine) return ;;
         --index) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-i --input -q --quiet --json --node-level --allow-disconnected --allowed-only --index --pairs --hops --all -o --output --collapse --format --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-i --input -q --quiet --json --node-level --allow-disconnected --allowed-only --index --pairs --hops --all -o --output --collapse --format --machine --help --version" -- "$cur"))
         return
     fi
     local w

@@ -6,9 +6,9 @@
 #include "common/output.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
+#include "nettopo-query/export_formats.hpp"
 #include "nettopo-query/query_printer.hpp"
 #include "nettopo/fabric/dot_writer.hpp"
-#include "nettopo/fabric/slurm_writer.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/model/cluster_diff.hpp"
 #include "nettopo/query/index_choice.hpp"
@@ -31,6 +31,7 @@ struct Options {
     std::string index_use = "auto"; // --index: auto, always, never
     std::string output, format;     // draw and export: -o FILE, export --format
     std::string expected;           // diff: the cluster expected
+    std::string machine;            // export --format synthetic: whose type
     std::uint32_t collapse = DotOptions{}.collapse_above;
     bool json = false, allow_disconnected = false, all = false, by_hops = false;
     bool allowed_only = false, quiet = false;
@@ -169,13 +170,14 @@ const std::vector<SubCommand>& commands() {
              else
                  save_drawing(r.cluster, r.o.output, options);
          }},
-        {"export", "The network in another tool's format (--format slurm: topology.conf)", "",
+        {"export",
+         "The cluster in another tool's format (--format slurm, slurm-yaml, scotch, synthetic)", "",
          [](Run& r) {
              if (r.o.json) throw UsageError("export has no JSON form");
              // The text is whole before anything is written: a network that
-             // is not a tree writes nothing.
+             // is not a tree, a type no synthetic string gives, writes nothing.
              std::ostringstream text;
-             write_slurm_topology(r.cluster, text);
+             write_export(r.cluster, r.o.format, r.o.machine, text);
              write_output(r.o.output.empty() ? "-" : r.o.output,
                           [&](std::ostream& out) { out << text.str(); });
          }},
@@ -206,14 +208,10 @@ const CLI::Validator index_check(
     },
     "INDEX");
 
-constexpr std::string_view export_formats = "slurm";
-
 const CLI::Validator format_check(
     [](std::string& v) -> std::string {
-        if (v == "slurm") return {};
-        std::string message = "unknown export format '" + v + "' (expected ";
-        message += export_formats;
-        return message + ")";
+        if (is_export_format(v)) return {};
+        return "unknown export format '" + v + "' (expected " + std::string(export_formats) + ")";
     },
     "FORMAT");
 
@@ -252,9 +250,15 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
             ->check(index_check);
     }
     if (std::string_view(c.name) == "export") {
-        sub->add_option("--format", o.format, "Output format: slurm (topology.conf)")
+        sub->add_option("--format", o.format,
+                        "Output format: slurm (topology.conf), slurm-yaml (topology.yaml), "
+                        "scotch (Scotch target architecture .tgt, PEs as terminals), synthetic "
+                        "(the machine type as an hwloc synthetic description)")
             ->required()
             ->check(format_check);
+        sub->add_option("--machine", o.machine,
+                        "synthetic: the type of this machine (needed when the cluster has "
+                        "several types)");
         sub->add_option("-o,--output", o.output, "Write FILE instead of standard output");
     }
 }

@@ -1,4 +1,5 @@
-// A cluster's network as a Slurm topology.conf for the topology/tree plugin.
+// A cluster's network as a Slurm topology.conf or topology.yaml for the
+// topology/tree plugin.
 //
 // Slurm's tree (topology.conf(5), plugins/topology/tree/switch_record.c):
 // each switch has either child nodes (Nodes=) or child switches (Switches=),
@@ -22,11 +23,20 @@
 // Output: a header comment, then one line per switch ordered by height (0
 // for a leaf switch, else 1 + the highest child), then by name in natural
 // order ("s2" before "s10"); the machines and child switches of a line are in
-// natural order, as compressed hostlists. Only names and links are written:
-// latency, bandwidth and parallel-cable counts have no place in the file
-// (LinkSpeed is in arbitrary units and unused by Slurm). The text depends only
-// on the names and the link set, so writing, reading back and writing again
-// gives the same text.
+// natural order, as compressed hostlists. Latency and parallel-cable counts
+// have no place in the file. LinkSpeed (topology.conf only; "arbitrary units",
+// unused by Slurm, read as a 32-bit integer) is written on a switch's line
+// when every link from it down to its children has one known bandwidth: that
+// bandwidth in Mbit/s, so that every InfiniBand and Ethernet rate is an
+// integer. topology.yaml's tree has no key for it. The reader ignores
+// LinkSpeed (in files it did not write the unit is anyone's guess), so
+// writing, reading back and writing again gives the same switches, nodes and
+// links, without LinkSpeed.
+//
+// topology.yaml (Slurm 23.11+, topology.yaml(5)): one topology named
+// "default", the cluster default, of type tree, whose switches are the lines
+// of topology.conf in the same order ("switch:" with "nodes:" or
+// "children:").
 #include "nettopo/fabric/slurm_writer.hpp"
 
 #include "nettopo/fabric/hostlist.hpp"
@@ -35,10 +45,13 @@
 #include "nettopo/support/parse.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <fmt/format.h>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -63,9 +76,33 @@ void check_name(std::string_view kind, std::string_view name) {
 // Slurm: "This field must be specified and cannot be longer than 64 characters."
 constexpr std::size_t max_switch_name = 64;
 
-} // namespace
+// One line of the file: a switch with its nodes or its child switches, as a
+// compressed hostlist, and the Mbit/s of the links to them when one is known.
+struct SwitchLine {
+    std::string_view name;
+    bool leaf = false; // children are nodes (Nodes=), else switches (Switches=)
+    std::string children;
+    std::optional<std::uint64_t> link_speed_mbps;
+};
 
-void write_slurm_topology(const Cluster& cluster, std::ostream& out) {
+struct SlurmTree {
+    std::string cluster_name; // one line
+    std::vector<SwitchLine> lines;
+};
+
+// LinkSpeed: the bandwidth shared by every link from the switch down to its
+// children, in Mbit/s (an integer, as Slurm reads it), or none when one of
+// them is unknown or they differ.
+std::optional<std::uint64_t> link_speed(const std::vector<double>& gbps) {
+    if (gbps.empty() || gbps.front() <= 0) return std::nullopt;
+    for (const double b : gbps)
+        if (b != gbps.front()) return std::nullopt;
+    const double mbps = std::round(gbps.front() * 1000.0);
+    if (mbps < 1 || mbps > double(std::numeric_limits<std::uint32_t>::max())) return std::nullopt;
+    return static_cast<std::uint64_t>(mbps);
+}
+
+SlurmTree slurm_tree(const Cluster& cluster) {
     const Network& net = cluster.network();
     const std::uint32_t machines = cluster.num_machines();
     const std::uint32_t switches = cluster.num_switches();
@@ -99,18 +136,29 @@ void write_slurm_topology(const Cluster& cluster, std::ostream& out) {
                                          name));
     }
 
-    // Per switch: its machines and its neighbouring switches.
+    // Per switch: its machines and its neighbouring switches, with the
+    // bandwidths of the links to its machines.
     std::vector<std::vector<std::string_view>> hosts(switches);
+    std::vector<std::vector<double>> host_gbps(switches);
     std::vector<std::vector<std::uint32_t>> peers(switches);
-    for (std::uint32_t s = 0; s < switches; ++s)
-        for (const VertexId v : net.neighbors(cluster.vertex(SwitchId(s)))) {
-            if (net.is_machine(v))
+    std::vector<std::vector<double>> peer_gbps(switches);
+    for (std::uint32_t s = 0; s < switches; ++s) {
+        const VertexId sv = cluster.vertex(SwitchId(s));
+        const auto around = net.neighbors(sv);
+        const auto link_ids = net.neighbor_links(sv);
+        for (std::size_t i = 0; i < around.size(); ++i) {
+            const VertexId v = around[i];
+            const double gbps = net.links()[link_ids[i]].bandwidth_gbps;
+            if (net.is_machine(v)) {
                 hosts[s].push_back(cluster.vertex_name(v));
-            else
+                host_gbps[s].push_back(gbps);
+            } else {
                 peers[s].push_back(cluster.switch_of_vertex(v).value);
+                peer_gbps[s].push_back(gbps);
+            }
         }
+    }
     const auto name_of = [&](std::uint32_t s) { return cluster.switch_name(SwitchId(s)); };
-
     // Distance to the nearest machine, from the leaf switches down.
     constexpr std::uint32_t unreached = std::numeric_limits<std::uint32_t>::max();
     std::vector<std::uint32_t> dist(switches, unreached);
@@ -154,44 +202,91 @@ void write_slurm_topology(const Cluster& cluster, std::ostream& out) {
               [&](std::uint32_t u, std::uint32_t v) { return is_parent(v, u); });
     std::vector<std::uint32_t> height(switches, 0);
     std::vector<std::vector<std::string_view>> children(switches);
+    std::vector<std::vector<double>> children_gbps(switches);
     for (const std::uint32_t u : order)
-        for (const std::uint32_t v : peers[u])
+        for (std::size_t i = 0; i < peers[u].size(); ++i) {
+            const std::uint32_t v = peers[u][i];
             if (is_parent(u, v)) {
                 height[u] = std::max(height[u], height[v] + 1);
                 children[u].push_back(name_of(v));
+                children_gbps[u].push_back(peer_gbps[u][i]);
             }
+        }
 
     std::sort(order.begin(), order.end(), [&](std::uint32_t u, std::uint32_t v) {
         if (height[u] != height[v]) return height[u] < height[v];
         return natural_less(name_of(u), name_of(v));
     });
 
-    std::string cluster_name = cluster.name();
+    SlurmTree tree;
+    tree.cluster_name = cluster.name();
     std::replace_if(
-        cluster_name.begin(), cluster_name.end(), [](char c) { return c == '\n' || c == '\r'; },
-        ' ');
-    std::string text = "# topology.conf written by nettopo";
-    if (!cluster_name.empty()) {
-        text += " from ";
-        text += cluster_name;
-    }
-    text += '\n';
+        tree.cluster_name.begin(), tree.cluster_name.end(),
+        [](char c) { return c == '\n' || c == '\r'; }, ' ');
     const auto names_list = [](std::vector<std::string_view>& names) {
         std::sort(names.begin(), names.end(), natural_less);
         return compress_hostlist(std::vector<std::string>(names.begin(), names.end()));
     };
     for (const std::uint32_t s : order) {
-        text += "SwitchName=";
-        text += name_of(s);
-        if (!hosts[s].empty()) {
-            text += " Nodes=";
-            text += names_list(hosts[s]);
-        } else {
-            text += " Switches=";
-            text += names_list(children[s]);
-        }
+        SwitchLine line;
+        line.name = name_of(s);
+        line.leaf = !hosts[s].empty();
+        line.children = line.leaf ? names_list(hosts[s]) : names_list(children[s]);
+        line.link_speed_mbps = link_speed(line.leaf ? host_gbps[s] : children_gbps[s]);
+        tree.lines.push_back(std::move(line));
+    }
+    return tree;
+}
+
+// A value topology.yaml reads back as the same string: plain when it is a
+// name or hostlist that YAML would not take for a number, a boolean or null,
+// else double-quoted (names hold no blank, quote or backslash: check_name).
+std::string yaml_value(std::string_view v) {
+    bool plain = !v.empty() && (std::isalpha(static_cast<unsigned char>(v[0])) || v[0] == '_');
+    for (const char c : v)
+        if (!std::isalnum(static_cast<unsigned char>(c)) &&
+            std::string_view("._-[],").find(c) == std::string_view::npos)
+            plain = false;
+    std::string lower(v);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const std::string_view word :
+         {"true", "false", "yes", "no", "on", "off", "y", "n", "null", "nan", "inf"})
+        if (lower == word) plain = false;
+    if (plain) return std::string(v);
+    return fmt::format("\"{}\"", v);
+}
+
+// "# topology.conf written by nettopo from NAME", a line.
+std::string header(std::string_view file, const SlurmTree& tree) {
+    std::string line = fmt::format("# {} written by nettopo", file);
+    if (!tree.cluster_name.empty()) line += " from " + tree.cluster_name;
+    return line + '\n';
+}
+
+} // namespace
+
+void write_slurm_topology(const Cluster& cluster, std::ostream& out) {
+    const SlurmTree tree = slurm_tree(cluster);
+    std::string text = header("topology.conf", tree);
+    if (std::any_of(tree.lines.begin(), tree.lines.end(),
+                    [](const SwitchLine& l) { return l.link_speed_mbps.has_value(); }))
+        text += "# LinkSpeed: Mbit/s of each link from the switch down to its children\n";
+    for (const SwitchLine& l : tree.lines) {
+        text +=
+            fmt::format("SwitchName={} {}={}", l.name, l.leaf ? "Nodes" : "Switches", l.children);
+        if (l.link_speed_mbps) text += fmt::format(" LinkSpeed={}", *l.link_speed_mbps);
         text += '\n';
     }
+    out << text;
+}
+
+void write_slurm_topology_yaml(const Cluster& cluster, std::ostream& out) {
+    const SlurmTree tree = slurm_tree(cluster);
+    std::string text = header("topology.yaml", tree);
+    text += "---\n- topology: default\n  cluster_default: true\n  tree:\n    switches:\n";
+    for (const SwitchLine& l : tree.lines)
+        text += fmt::format("      - switch: {}\n        {}: {}\n", yaml_value(l.name),
+                            l.leaf ? "nodes" : "children", yaml_value(l.children));
     out << text;
 }
 

@@ -108,6 +108,24 @@ std::string write(const Cluster& c) {
     return out.str();
 }
 
+std::string write_yaml(const Cluster& c) {
+    std::ostringstream out;
+    write_slurm_topology_yaml(c, out);
+    return out.str();
+}
+
+// The text without what the reader ignores: LinkSpeed and the line saying its unit.
+std::string without_link_speed(const std::string& text) {
+    std::istringstream in(text);
+    std::string out, line;
+    while (std::getline(in, line)) {
+        if (line.starts_with("# LinkSpeed")) continue;
+        if (const auto at = line.find(" LinkSpeed="); at != std::string::npos) line.resize(at);
+        out += line + '\n';
+    }
+    return out;
+}
+
 // The reader's message for `text`, which must be refused.
 std::string error_of(const std::string& text, const std::string& source = "bad.conf") {
     try {
@@ -509,8 +527,82 @@ TEST_CASE("write_slurm_topology: generated fat-trees come back link for link", "
         CHECK(switch_names(back) == switch_names(c));
         CHECK(machine_names(back) == machine_names(c));
         CHECK(links_of(back) == links_of(c));
-        CHECK(write(back) == text);
+        // Generated links all have one bandwidth: LinkSpeed on every line,
+        // which the reader leaves out.
+        CHECK_THAT(text, Contains(" LinkSpeed="));
+        CHECK(write(back) == without_link_speed(text));
+        // The same tree through topology.yaml.
+        const Fabric y = read_text(write_yaml(c), "gen.yaml");
+        CHECK(links_of(y) == links_of(c));
+        CHECK(write(to_cluster(y, c.name())) == without_link_speed(text));
     }
+}
+
+TEST_CASE("write_slurm_topology: LinkSpeed where the links below a switch share a bandwidth",
+          "[slurm]") {
+    ClusterBuilder b("speeds");
+    const TypeId t = b.add_type(one_pu());
+    const auto host = [&](const char* name) {
+        return ClusterBuilder::Endpoint{false, b.add_machine(name, t).value};
+    };
+    const auto sw = [&](const char* name) {
+        return ClusterBuilder::Endpoint{true, b.add_switch(name).value};
+    };
+    const auto top = sw("top"), same = sw("same"), mixed = sw("mixed"), unknown = sw("unknown");
+    b.add_link(same, host("a1"), 1, 12.5);
+    b.add_link(same, host("a2"), 1, 12.5);
+    b.add_link(mixed, host("b1"), 1, 100);
+    b.add_link(mixed, host("b2"), 1, 200);
+    b.add_link(unknown, host("c1"), 1, 0);
+    b.add_link(unknown, host("c2"), 1, 32);
+    b.add_link(top, same, 1, 400);
+    b.add_link(top, mixed, 1, 400);
+    b.add_link(top, unknown, 1, 400);
+    const Cluster c = std::move(b).build();
+    const std::string text = write(c);
+    CHECK(text == "# topology.conf written by nettopo from speeds\n"
+                  "# LinkSpeed: Mbit/s of each link from the switch down to its children\n"
+                  "SwitchName=mixed Nodes=b[1-2]\n"
+                  "SwitchName=same Nodes=a[1-2] LinkSpeed=12500\n"
+                  "SwitchName=unknown Nodes=c[1-2]\n"
+                  "SwitchName=top Switches=mixed,same,unknown LinkSpeed=400000\n");
+    // The reader takes LinkSpeed and keeps the tree.
+    const Fabric back = read_text(text, "speeds.conf");
+    CHECK(links_of(back) == links_of(c));
+    // No bandwidth known anywhere: no LinkSpeed and no line about it.
+    const Cluster manual = to_cluster(read_data("topology-tree.conf"));
+    CHECK_THAT(write(manual), !Contains("LinkSpeed"));
+}
+
+TEST_CASE("write_slurm_topology_yaml: the manual's tree, quoting, round trip", "[slurm]") {
+    const Cluster c = to_cluster(read_data("topology-tree.conf"), "dev cluster");
+    const std::string text = write_yaml(c);
+    CHECK(text == "# topology.yaml written by nettopo from dev cluster\n"
+                  "---\n"
+                  "- topology: default\n"
+                  "  cluster_default: true\n"
+                  "  tree:\n"
+                  "    switches:\n"
+                  "      - switch: s0\n"
+                  "        nodes: dev[0-5]\n"
+                  "      - switch: s1\n"
+                  "        nodes: dev[6-11]\n"
+                  "      - switch: s2\n"
+                  "        nodes: dev[12-17]\n"
+                  "      - switch: s3\n"
+                  "        children: s[0-2]\n");
+    const Fabric back = read_text(text, "written.yaml");
+    CHECK(links_of(back) == links_of(c));
+    CHECK(write_yaml(to_cluster(back, "dev cluster")) == text);
+
+    // Names YAML would read as a boolean, a number or null stay strings.
+    const Fabric odd = read_text("SwitchName=true Nodes=1,no,-x,null\n"
+                                 "SwitchName=top Switches=true\n");
+    const Cluster oc = to_cluster(odd);
+    const std::string yaml = write_yaml(oc);
+    CHECK_THAT(yaml, Contains("- switch: \"true\"\n") && Contains("nodes: \"-x,1,no,null\"\n") &&
+                         Contains("children: \"true\"\n"));
+    CHECK(links_of(read_text(yaml, "odd.yaml")) == links_of(oc));
 }
 
 TEST_CASE("write_slurm_topology refuses what is not a Slurm tree", "[slurm]") {
