@@ -252,6 +252,45 @@ void write_dot(const Cluster& c, std::ostream& out, const DotOptions& options) {
         g.id = ids.make(fmt::format("{}/type{}{}", c.switch_name(SwitchId(g.sw)), g.type.value,
                                     split ? (g.lit ? "/highlighted" : "/others") : ""));
     }
+    // Placed: what is drawn of a switch's machines (boxes and machines
+    // alone, in machine id order) takes the places of its first machines,
+    // nearest the switch, so that nothing lands on a box.
+    std::vector<PlanePoint> point = layout.points, group_point(groups.size());
+    std::vector<bool> box_placed(groups.size(), false);
+    if (placed)
+        for (std::uint32_t s = 0; s < c.num_switches(); ++s) {
+            std::vector<std::uint32_t> hanging;
+            for (VertexId u : net.neighbors(c.vertex(SwitchId(s))))
+                if (net.is_machine(u) && group_of[u.value] != none &&
+                    groups[group_of[u.value]].sw == s)
+                    hanging.push_back(u.value);
+            std::vector<PlanePoint*> items;
+            for (std::uint32_t m : hanging) {
+                const std::uint32_t g = group_of[m];
+                if (!groups[g].collapsed)
+                    items.push_back(&point[m]);
+                else if (!box_placed[g]) {
+                    box_placed[g] = true;
+                    items.push_back(&group_point[g]);
+                }
+            }
+            for (std::size_t k = 0; k < items.size(); ++k) *items[k] = layout.points[hanging[k]];
+            if (items.size() == hanging.size() || items.size() > 3) continue;
+            // A few items where many machines were laid out: on one arc
+            // around the direction the machines went, not at its first end.
+            const PlanePoint at = layout.points[c.vertex(SwitchId(s)).value];
+            PlanePoint mid;
+            for (std::uint32_t m : hanging) {
+                mid.x += layout.points[m].x - at.x;
+                mid.y += layout.points[m].y - at.y;
+            }
+            const double angle = std::atan2(mid.y, mid.x), apart = 0.7;
+            for (std::size_t k = 0; k < items.size(); ++k) {
+                const double a =
+                    angle + apart * (static_cast<double>(k) - (items.size() - 1) / 2.0);
+                *items[k] = {at.x + 0.9 * std::cos(a), at.y + 0.9 * std::sin(a)};
+            }
+        }
     const auto collapsed = [&](VertexId v) -> Group* {
         if (!net.is_machine(v) || group_of[v.value] == none) return nullptr;
         Group& g = groups[group_of[v.value]];
@@ -356,7 +395,7 @@ void write_dot(const Cluster& c, std::ostream& out, const DotOptions& options) {
         const std::string pes =
             type.num_pus() == 1 ? std::string("1 PE") : fmt::format("{} PEs", type.num_pus());
         const std::string at =
-            placed ? ", " + position({corner.x + 1, corner.y - 1.2 - 0.5 * (c.num_types() - 1 - t)})
+            placed ? ", " + position({corner.x + 1, corner.y - 0.8 - 0.5 * (c.num_types() - 1 - t)})
                    : "";
         out << fmt::format(
             "    {} [shape=ellipse, fillcolor=\"{}\", label=\"type {}: {}, {}\"{}];\n",
@@ -375,7 +414,7 @@ void write_dot(const Cluster& c, std::ostream& out, const DotOptions& options) {
                            lit_fill.empty() ? fill : lit_fill, lit_colour);
     };
     const auto at = [&](std::uint32_t vertex) {
-        return placed ? ", " + position(layout.points[vertex]) : std::string();
+        return placed ? ", " + position(point[vertex]) : std::string();
     };
     for (std::uint32_t s = 0; s < c.num_switches(); ++s) {
         const VertexId v = c.vertex(SwitchId(s));
@@ -386,16 +425,8 @@ void write_dot(const Cluster& c, std::ostream& out, const DotOptions& options) {
         const TypeId t = c.type_of(MachineId(m));
         if (const Group* g = collapsed(VertexId(m))) {
             if (g->first != m) continue;
-            std::string where;
-            if (placed) { // the middle of its machines
-                PlanePoint mid;
-                const std::vector<std::uint32_t> list = members(*g);
-                for (std::uint32_t k : list) {
-                    mid.x += layout.points[k].x / static_cast<double>(list.size());
-                    mid.y += layout.points[k].y / static_cast<double>(list.size());
-                }
-                where = ", " + position(mid);
-            }
+            const std::string where =
+                placed ? ", " + position(group_point[group_of[m]]) : std::string();
             out << fmt::format("  {} [shape=box3d, {}, label=\"{} x type {}\\n{}\"{}];\n",
                                dot_string(g->id), style(colour_of(t), g->lit, ""), g->count,
                                t.value, escaped(members_label(*g)), where);

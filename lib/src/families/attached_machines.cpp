@@ -111,7 +111,14 @@ public:
             arcs.push_back({radius, std::min(capacity, c_ - placed), capacity});
             placed += arcs.back().count;
         }
-        const double scale = arcs.back().radius + 0.9;
+        // The shortest router link (a cube's depth is shorter than a step)
+        // gets the room of the arcs too, so that no machine lands on a router.
+        double shortest = 1;
+        graph_->for_each_link([&](std::uint32_t a, std::uint32_t b, LinkClass) {
+            shortest = std::min(shortest, std::hypot(g.routers[a].x - g.routers[b].x,
+                                                     g.routers[a].y - g.routers[b].y));
+        });
+        const double scale = (arcs.back().radius + 0.9) / std::max(shortest, 0.1);
         const auto m = static_cast<std::uint32_t>(machines_);
         std::vector<PlanePoint> points(m + switches_);
         for (std::uint32_t r = 0; r < g.routers.size(); ++r) {
