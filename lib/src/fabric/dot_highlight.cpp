@@ -38,6 +38,11 @@ std::string machine_names(const Cluster& c, std::span<const MachineId> machines)
     std::vector<std::string> names;
     names.reserve(machines.size());
     for (MachineId m : machines) names.emplace_back(c.machine_name(m));
+    // The whole list while it stays short, else its first names and a count.
+    try {
+        if (std::string list = compress_hostlist(names); list.size() <= 60) return list;
+    } catch (const InputError&) { // names a hostlist cannot hold
+    }
     return hostlist_excerpt(names);
 }
 
