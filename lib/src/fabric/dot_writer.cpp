@@ -199,6 +199,52 @@ std::string most_common(const std::vector<std::string>& labels) {
     return best;
 }
 
+// Where a placed drawing puts each vertex and each collapsed box: what is
+// drawn of a switch's machines (boxes, and machines alone, in machine id
+// order) takes the places of its first machines, nearest the switch, so that
+// nothing lands on a box; a few items where many machines were laid out go
+// on one arc around the direction the machines went instead.
+struct Places {
+    std::vector<PlanePoint> vertices, groups;
+};
+
+Places place(const Cluster& c, const std::vector<PlanePoint>& laid_out,
+             const std::vector<Group>& groups, const std::vector<std::uint32_t>& group_of) {
+    const Network& net = c.network();
+    Places p{laid_out, std::vector<PlanePoint>(groups.size())};
+    std::vector<bool> box_placed(groups.size(), false);
+    for (std::uint32_t s = 0; s < c.num_switches(); ++s) {
+        std::vector<std::uint32_t> hanging;
+        for (VertexId u : net.neighbors(c.vertex(SwitchId(s))))
+            if (net.is_machine(u) && group_of[u.value] != none && groups[group_of[u.value]].sw == s)
+                hanging.push_back(u.value);
+        std::vector<PlanePoint*> items;
+        for (std::uint32_t m : hanging) {
+            const std::uint32_t g = group_of[m];
+            if (!groups[g].collapsed)
+                items.push_back(&p.vertices[m]);
+            else if (!box_placed[g]) {
+                box_placed[g] = true;
+                items.push_back(&p.groups[g]);
+            }
+        }
+        for (std::size_t k = 0; k < items.size(); ++k) *items[k] = laid_out[hanging[k]];
+        if (items.size() == hanging.size() || items.size() > 3) continue;
+        const PlanePoint at = laid_out[c.vertex(SwitchId(s)).value];
+        PlanePoint mid;
+        for (std::uint32_t m : hanging) {
+            mid.x += laid_out[m].x - at.x;
+            mid.y += laid_out[m].y - at.y;
+        }
+        const double angle = std::atan2(mid.y, mid.x), apart = 0.7;
+        for (std::size_t k = 0; k < items.size(); ++k) {
+            const double a = angle + apart * (static_cast<double>(k) - (items.size() - 1) / 2.0);
+            *items[k] = {at.x + 0.9 * std::cos(a), at.y + 0.9 * std::sin(a)};
+        }
+    }
+    return p;
+}
+
 // Colours of a highlight: the highlighted in red, the rest in light grey.
 constexpr std::string_view lit_colour = "#d7191c", lit_switch_fill = "#fdae61";
 constexpr std::string_view dim_fill = "#f0f0f0", dim_line = "#bdbdbd", dim_text = "#969696";
@@ -246,51 +292,19 @@ void write_dot(const Cluster& c, std::ostream& out, const DotOptions& options) {
         g.collapsed = options.collapse_above != 0 && g.count > options.collapse_above;
         if (!g.collapsed) continue;
         // The highlighted part of a switch's machines is named apart.
-        const bool split = lit && std::any_of(groups.begin(), groups.end(), [&](const Group& o) {
-                               return o.sw == g.sw && o.type == g.type && o.lit != g.lit;
-                           });
+        // (A switch's groups are consecutive.)
+        bool split = false;
+        for (std::size_t o = static_cast<std::size_t>(&g - groups.data());
+             lit && o-- > 0 && groups[o].sw == g.sw;)
+            split = split || (groups[o].type == g.type && groups[o].lit != g.lit);
+        for (std::size_t o = static_cast<std::size_t>(&g - groups.data()) + 1;
+             lit && o < groups.size() && groups[o].sw == g.sw; ++o)
+            split = split || (groups[o].type == g.type && groups[o].lit != g.lit);
         g.id = ids.make(fmt::format("{}/type{}{}", c.switch_name(SwitchId(g.sw)), g.type.value,
                                     split ? (g.lit ? "/highlighted" : "/others") : ""));
     }
-    // Placed: what is drawn of a switch's machines (boxes and machines
-    // alone, in machine id order) takes the places of its first machines,
-    // nearest the switch, so that nothing lands on a box.
-    std::vector<PlanePoint> point = layout.points, group_point(groups.size());
-    std::vector<bool> box_placed(groups.size(), false);
-    if (placed)
-        for (std::uint32_t s = 0; s < c.num_switches(); ++s) {
-            std::vector<std::uint32_t> hanging;
-            for (VertexId u : net.neighbors(c.vertex(SwitchId(s))))
-                if (net.is_machine(u) && group_of[u.value] != none &&
-                    groups[group_of[u.value]].sw == s)
-                    hanging.push_back(u.value);
-            std::vector<PlanePoint*> items;
-            for (std::uint32_t m : hanging) {
-                const std::uint32_t g = group_of[m];
-                if (!groups[g].collapsed)
-                    items.push_back(&point[m]);
-                else if (!box_placed[g]) {
-                    box_placed[g] = true;
-                    items.push_back(&group_point[g]);
-                }
-            }
-            for (std::size_t k = 0; k < items.size(); ++k) *items[k] = layout.points[hanging[k]];
-            if (items.size() == hanging.size() || items.size() > 3) continue;
-            // A few items where many machines were laid out: on one arc
-            // around the direction the machines went, not at its first end.
-            const PlanePoint at = layout.points[c.vertex(SwitchId(s)).value];
-            PlanePoint mid;
-            for (std::uint32_t m : hanging) {
-                mid.x += layout.points[m].x - at.x;
-                mid.y += layout.points[m].y - at.y;
-            }
-            const double angle = std::atan2(mid.y, mid.x), apart = 0.7;
-            for (std::size_t k = 0; k < items.size(); ++k) {
-                const double a =
-                    angle + apart * (static_cast<double>(k) - (items.size() - 1) / 2.0);
-                *items[k] = {at.x + 0.9 * std::cos(a), at.y + 0.9 * std::sin(a)};
-            }
-        }
+    const Places places = placed ? place(c, layout.points, groups, group_of) : Places{};
+    const std::vector<PlanePoint>& point = places.vertices;
     const auto collapsed = [&](VertexId v) -> Group* {
         if (!net.is_machine(v) || group_of[v.value] == none) return nullptr;
         Group& g = groups[group_of[v.value]];
@@ -298,16 +312,11 @@ void write_dot(const Cluster& c, std::ostream& out, const DotOptions& options) {
     };
     // A box lists its machines as a hostlist while that stays short (a
     // first..last range would hide the machines of the switch drawn apart).
-    const auto members = [&](const Group& g) {
-        const auto index = static_cast<std::uint32_t>(&g - groups.data());
-        std::vector<std::uint32_t> list;
-        for (std::uint32_t m = g.first; m <= g.last; ++m)
-            if (group_of[m] == index) list.push_back(m);
-        return list;
-    };
     const auto members_label = [&](const Group& g) {
+        const auto index = static_cast<std::uint32_t>(&g - groups.data());
         std::vector<std::string> names;
-        for (std::uint32_t m : members(g)) names.emplace_back(c.machine_name(MachineId(m)));
+        for (std::uint32_t m = g.first; m <= g.last; ++m)
+            if (group_of[m] == index) names.emplace_back(c.machine_name(MachineId(m)));
         try {
             if (std::string list = compress_hostlist(names); list.size() <= 40) return list;
         } catch (const InputError&) { // names a hostlist cannot hold
@@ -426,7 +435,7 @@ void write_dot(const Cluster& c, std::ostream& out, const DotOptions& options) {
         if (const Group* g = collapsed(VertexId(m))) {
             if (g->first != m) continue;
             const std::string where =
-                placed ? ", " + position(group_point[group_of[m]]) : std::string();
+                placed ? ", " + position(places.groups[group_of[m]]) : std::string();
             out << fmt::format("  {} [shape=box3d, {}, label=\"{} x type {}\\n{}\"{}];\n",
                                dot_string(g->id), style(colour_of(t), g->lit, ""), g->count,
                                t.value, escaped(members_label(*g)), where);
