@@ -61,6 +61,8 @@ TEST_CASE("Family layouts: a point per vertex, apart, for every family that has 
         "complete --machines 6",
         "dragonfly --p 2",
         "dragonfly --p 1 --a 1 --h 1 --g 2",
+        "slimfly --q 3",
+        "slimfly --q 4 --p 1",
     };
     for (const std::string& spec : drawn) {
         INFO(spec);
@@ -69,8 +71,8 @@ TEST_CASE("Family layouts: a point per vertex, apart, for every family that has 
         REQUIRE(points.size() == f->num_vertices());
         check_apart(points, 0.4);
     }
-    for (const char* spec :
-         {"fat-tree --k 4 --n 2", "tree --levels 4", "butterfly --k 2 --n 3", "slimfly --q 3"}) {
+    for (const char* spec : {"fat-tree --k 4 --n 2", "fat-tree --xgft \"2;4,4;1,4\"",
+                             "tree --levels 4", "butterfly --k 2 --n 3"}) {
         INFO(spec);
         CHECK(family_from_spec(spec)->layout().empty()); // drawn in layers
     }

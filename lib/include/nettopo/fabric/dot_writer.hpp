@@ -5,7 +5,7 @@
 // readable. lstopo draws one machine; this draws the cluster.
 //
 // A generated cluster whose family has a drawing of its own (mesh, torus,
-// hypercube, ring, complete graph, dragonfly: Family::layout) is drawn at
+// hypercube, ring, complete graph, dragonfly, slim fly: Family::layout) is drawn at
 // those coordinates: every node gets a pinned position and the graph asks
 // for Graphviz's neato (layout=neato), which keeps them, so `dot -Tsvg` and
 // `neato -Tsvg` render it alike. A torus' wrap-around links are dashed and

@@ -110,7 +110,8 @@ public:
     // across, 1, 3, ... down, each further dimension as copies of the grid
     // side by side or one below the other), a hypercube as its standard
     // projection (square, cube, cubes side by side, ...), a ring or complete
-    // graph on a circle, a dragonfly's groups on a circle; machines attached
+    // graph on a circle, a dragonfly's groups on a circle, a slim fly's
+    // groups in two columns (one per subgraph); machines attached
     // to a router around it. Empty when the family has no drawing of its own
     // (trees, butterflies: a layered drawing shows their levels best).
     // O(vertices).
