@@ -13,11 +13,13 @@ _nettopo_query() {
         -i|--input|--pairs|-o|--output) _filedir; return ;;
         --format) COMPREPLY=($(compgen -W "slurm slurm-yaml scotch synthetic" -- "$cur")); return ;;
         --collapse|--machine) return ;;
+        # a path between two PEs or machines, or a hostlist of machines
+        --highlight) COMPREPLY=($(compgen -W "path:" -- "$cur")); compopt -o nospace; return ;;
         --index) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-i --input -q --quiet --json --node-level --allow-disconnected --allowed-only --index --pairs --hops --all -o --output --collapse --format --machine --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-i --input -q --quiet --json --node-level --allow-disconnected --allowed-only --index --pairs --hops --all -o --output --collapse --highlight --format --machine --help --version" -- "$cur"))
         return
     fi
     local w

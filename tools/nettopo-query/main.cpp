@@ -8,6 +8,7 @@
 #include "common/tool_support.hpp"
 #include "nettopo-query/export_formats.hpp"
 #include "nettopo-query/query_printer.hpp"
+#include "nettopo/fabric/dot_highlight.hpp"
 #include "nettopo/fabric/dot_writer.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/model/cluster_diff.hpp"
@@ -32,6 +33,7 @@ struct Options {
     std::string output, format;     // draw and export: -o FILE, export --format
     std::string expected;           // diff: the cluster expected
     std::string machine;            // export --format synthetic: whose type
+    std::string highlight;          // draw --highlight: path:A,B or a hostlist
     std::uint32_t collapse = DotOptions{}.collapse_above;
     bool json = false, allow_disconnected = false, all = false, by_hops = false;
     bool allowed_only = false, quiet = false;
@@ -164,7 +166,13 @@ const std::vector<SubCommand>& commands() {
         {"draw", "Graphviz drawing of the network (DOT; -o FILE.svg/.png/.pdf renders it)", "",
          [](Run& r) {
              if (r.o.json) throw UsageError("draw has no JSON form");
-             const DotOptions options{r.o.collapse};
+             DotOptions options{r.o.collapse};
+             DotHighlight highlight;
+             if (!r.o.highlight.empty()) {
+                 highlight = read_named(
+                     "--highlight", [&] { return read_dot_highlight(r.cluster, r.o.highlight); });
+                 options.highlight = &highlight;
+             }
              if (r.o.output.empty())
                  write_dot(r.cluster, std::cout, options);
              else
@@ -248,6 +256,10 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
                         "(0: never)")
             ->capture_default_str()
             ->check(index_check);
+        sub->add_option("--highlight", o.highlight,
+                        "Draw in colour, the rest in grey: path:A,B (the shortest path between "
+                        "A and B, each a PE index or a machine name) or a hostlist of machines "
+                        "('node[01-04]', with the switches and links joining them)");
     }
     if (std::string_view(c.name) == "export") {
         sub->add_option("--format", o.format,

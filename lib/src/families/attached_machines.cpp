@@ -3,6 +3,10 @@
 #include "families/family_limits.hpp"
 #include "families/router_graph.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
 namespace nettopo::detail {
 namespace {
 
@@ -87,6 +91,59 @@ public:
             [&](std::uint32_t a, std::uint32_t b, LinkClass k) { sink.link(m + a, m + b, k); });
     }
 
+    // The routers' drawing; machines around their router on arcs of 64
+    // degrees about its outward direction, 0.45 steps apart along an arc and
+    // from one arc to the next (so that an outer arc holds more, and its
+    // links pass between the machines of the inner ones), the routers
+    // spread apart by as much as the arcs take.
+    std::vector<PlanePoint> layout() const override {
+        RouterGraph::Layout g = graph_->layout();
+        if (g.routers.empty() || c_ == 0) return std::move(g.routers);
+        constexpr double span = 64 * std::numbers::pi / 180, first = 0.8, apart = 0.45;
+        struct Arc {
+            double radius;
+            std::uint32_t count, capacity;
+        };
+        std::vector<Arc> arcs;
+        for (std::uint32_t placed = 0; placed < c_;) {
+            const double radius = first + apart * static_cast<double>(arcs.size());
+            const auto capacity = static_cast<std::uint32_t>(radius * span / apart) + 1;
+            arcs.push_back({radius, std::min(capacity, c_ - placed), capacity});
+            placed += arcs.back().count;
+        }
+        // The shortest router link (a cube's depth is shorter than a step)
+        // gets the room of the arcs too, so that no machine lands on a router.
+        double shortest = 1;
+        graph_->for_each_link([&](std::uint32_t a, std::uint32_t b, LinkClass) {
+            shortest = std::min(shortest, std::hypot(g.routers[a].x - g.routers[b].x,
+                                                     g.routers[a].y - g.routers[b].y));
+        });
+        const double scale = (arcs.back().radius + 0.9) / std::max(shortest, 0.1);
+        const auto m = static_cast<std::uint32_t>(machines_);
+        std::vector<PlanePoint> points(m + switches_);
+        for (std::uint32_t r = 0; r < g.routers.size(); ++r) {
+            const PlanePoint at{g.routers[r].x * scale, g.routers[r].y * scale};
+            points[m + r] = at;
+            double angle = std::numbers::pi / 4; // below and to the right
+            if (!g.outward.empty() && (g.outward[r].x != 0 || g.outward[r].y != 0))
+                angle = std::atan2(g.outward[r].y, g.outward[r].x);
+            std::uint32_t i = r * c_;
+            for (const Arc& arc : arcs)
+                for (std::uint32_t k = 0; k < arc.count; ++k, ++i) {
+                    const double a =
+                        angle + span / (arc.capacity - 1) * (k - (arc.count - 1) / 2.0);
+                    points[i] = {at.x + arc.radius * std::cos(a), at.y + arc.radius * std::sin(a)};
+                }
+        }
+        return points;
+    }
+
+    bool wraps_around(std::uint32_t a, std::uint32_t b) const override {
+        const auto m = static_cast<std::uint32_t>(machines_);
+        if (c_ == 0) return graph_->wraps_around(a, b);
+        return a >= m && b >= m && graph_->wraps_around(a - m, b - m);
+    }
+
 private:
     std::unique_ptr<RouterGraph> graph_;
     std::string spec_;
@@ -95,6 +152,19 @@ private:
 };
 
 } // namespace
+
+std::vector<PlanePoint> circle_points(std::uint32_t count, double spacing, double cx, double cy,
+                                      double min_radius) {
+    std::vector<PlanePoint> points(count, PlanePoint{cx, cy});
+    if (count < 2) return points;
+    const double radius = std::max(
+        min_radius, count * spacing / (2 * std::numbers::pi)); // neighbours `spacing` apart
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const double a = 2 * std::numbers::pi * i / count;
+        points[i] = {cx + radius * std::sin(a), cy - radius * std::cos(a)};
+    }
+    return points;
+}
 
 std::string direct_spec(std::string family_and_params, std::uint32_t concentration) {
     if (concentration)

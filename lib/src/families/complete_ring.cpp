@@ -9,6 +9,14 @@
 namespace nettopo {
 namespace {
 
+// Routers on a circle, their machines outside it.
+detail::RouterGraph::Layout on_circle(std::uint32_t n, double spacing) {
+    detail::RouterGraph::Layout l;
+    l.routers = detail::circle_points(n, spacing);
+    l.outward = l.routers;
+    return l;
+}
+
 class Complete final : public detail::RouterGraph {
 public:
     explicit Complete(std::uint32_t n) : n_(n) {}
@@ -21,6 +29,8 @@ public:
         for (std::uint32_t a = 0; a < n_; ++a)
             for (std::uint32_t b = a + 1; b < n_; ++b) fn(a, b, LinkClass::SwitchSwitch);
     }
+
+    Layout layout() const override { return on_circle(n_, 1.4); }
 
 private:
     std::uint32_t n_;
@@ -41,6 +51,7 @@ public:
         for (std::uint32_t a = 0; a + 1 < n_; ++a) fn(a, a + 1, LinkClass::SwitchSwitch);
         if (n_ >= 3) fn(0, n_ - 1, LinkClass::SwitchSwitch);
     }
+    Layout layout() const override { return on_circle(n_, 1); }
 
 private:
     std::uint32_t n_;

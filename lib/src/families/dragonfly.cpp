@@ -21,6 +21,7 @@
 #include "families/router_graph.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <vector>
 
@@ -102,6 +103,23 @@ public:
                 fn(base + port_router(t), peer * a_ + port_router(back), LinkClass::Global);
             }
         }
+    }
+
+    // Each group's routers on a small circle, the groups on a large one;
+    // machines outside their group's circle.
+    Layout layout() const override {
+        Layout l;
+        const std::vector<PlanePoint> one_group = detail::circle_points(a_, 1);
+        double group_radius = 0;
+        for (const PlanePoint& p : one_group)
+            group_radius = std::max(group_radius, std::hypot(p.x, p.y));
+        const std::vector<PlanePoint> centres = detail::circle_points(g_, 2 * group_radius + 2.5);
+        for (const PlanePoint& c : centres)
+            for (const PlanePoint& p : one_group) {
+                l.routers.push_back({c.x + p.x, c.y + p.y});
+                l.outward.push_back(p);
+            }
+        return l;
     }
 
 private:

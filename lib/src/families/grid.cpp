@@ -6,6 +6,7 @@
 #include "families/router_graph.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/ranges.h>
 
 namespace nettopo {
@@ -75,6 +76,52 @@ public:
             }
             for (std::size_t i = 0; i < dims_.size() && ++x[i] == dims_[i]; ++i) x[i] = 0;
         }
+    }
+
+    // Dimension 0 across, 1 down, 2 in depth (an oblique projection: each
+    // layer a little up and to the right of the one before, its routers
+    // between those of the first, the grid spaced so that they fit); every
+    // further dimension repeats the drawing so far, odd ones to the right
+    // and even ones below, each copy 1.5 steps from the last and shifted a
+    // little the other way, so that links between copies do not run along
+    // a line of routers.
+    Layout layout() const override {
+        constexpr PlanePoint depth{0.42, -0.3};
+        const double step = dims_.size() > 2 ? std::max(1.0, (dims_[2] - 1) * 0.52 + 0.6) : 1.0;
+        std::vector<PlanePoint> stride(dims_.size());
+        double width = 0, height = 0; // of the drawing of the dimensions so far
+        for (std::size_t i = 0; i < dims_.size(); ++i) {
+            if (i < 3)
+                stride[i] = i == 0 ? PlanePoint{step, 0} : i == 1 ? PlanePoint{0, step} : depth;
+            else
+                stride[i] =
+                    i % 2 == 1 ? PlanePoint{width + 1.5, 0.35} : PlanePoint{0.35, height + 1.5};
+            width += (dims_[i] - 1) * std::abs(stride[i].x);
+            height += (dims_[i] - 1) * std::abs(stride[i].y);
+        }
+        Layout l;
+        l.routers.resize(static_cast<std::size_t>(routers_));
+        std::vector<std::uint32_t> x(dims_.size(), 0);
+        for (PlanePoint& p : l.routers) {
+            for (std::size_t i = 0; i < dims_.size(); ++i) {
+                p.x += x[i] * stride[i].x;
+                p.y += x[i] * stride[i].y;
+            }
+            for (std::size_t i = 0; i < dims_.size() && ++x[i] == dims_[i]; ++i) x[i] = 0;
+        }
+        return l;
+    }
+
+    // A torus link whose ends are the two ends of a line.
+    bool wraps_around(std::uint32_t a, std::uint32_t b) const override {
+        if (!torus_) return false;
+        for (std::uint32_t d : dims_) {
+            const std::uint32_t xa = a % d, xb = b % d;
+            a /= d;
+            b /= d;
+            if (xa != xb) return d >= 3 && (xa > xb ? xa - xb : xb - xa) == d - 1 && a == b;
+        }
+        return false;
     }
 
 private:

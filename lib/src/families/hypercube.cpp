@@ -4,6 +4,7 @@
 #include "families/router_graph.hpp"
 
 #include <bit>
+#include <cmath>
 
 namespace nettopo {
 namespace {
@@ -23,6 +24,33 @@ public:
         for (std::uint32_t r = 0; r < n; ++r)
             for (std::uint32_t i = 0; i < dim_; ++i)
                 if (!(r >> i & 1)) fn(r, r | std::uint32_t{1} << i, LinkClass::SwitchSwitch);
+    }
+
+    // The standard projection: bits 0 and 1 a square, bit 2 its copy
+    // shifted up and to the right (a cube), then each further bit a copy of
+    // the drawing so far, alternately to its right and below it.
+    Layout layout() const override {
+        std::vector<PlanePoint> step(dim_);
+        double width = 0, height = 0;
+        for (std::uint32_t i = 0; i < dim_; ++i) {
+            if (i < 3)
+                step[i] = i == 0   ? PlanePoint{1, 0}
+                          : i == 1 ? PlanePoint{0, 1}
+                                   : PlanePoint{0.45, -0.4};
+            else
+                step[i] = i % 2 == 1 ? PlanePoint{width + 1.2, 0.2} : PlanePoint{0.2, height + 1.2};
+            width += std::abs(step[i].x);
+            height += std::abs(step[i].y);
+        }
+        Layout l;
+        l.routers.resize(static_cast<std::size_t>(num_routers()));
+        for (std::uint32_t r = 0; r < l.routers.size(); ++r)
+            for (std::uint32_t i = 0; i < dim_; ++i)
+                if (r >> i & 1) {
+                    l.routers[r].x += step[i].x;
+                    l.routers[r].y += step[i].y;
+                }
+        return l;
     }
 
 private:

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace nettopo::detail {
 
@@ -35,7 +36,24 @@ public:
     }
     using LinkFn = std::function<void(std::uint32_t, std::uint32_t, LinkClass)>;
     virtual void for_each_link(const LinkFn& fn) const = 0;
+
+    // Family::layout for the routers, one grid step between neighbours
+    // (empty: none), and for each router the direction in which machines
+    // attached to it are drawn: away from the centre of a circle; empty
+    // for below and to the right (a grid, where that corner has no link).
+    struct Layout {
+        std::vector<PlanePoint> routers, outward;
+    };
+    virtual Layout layout() const { return {}; }
+    // Family::wraps_around for two routers.
+    virtual bool wraps_around(std::uint32_t, std::uint32_t) const { return false; }
 };
+
+// Points evenly spaced on a circle of centre (cx, cy) large enough that
+// neighbours are `spacing` apart (radius at least `min_radius`), the first
+// at the top, going clockwise.
+std::vector<PlanePoint> circle_points(std::uint32_t count, double spacing, double cx = 0,
+                                      double cy = 0, double min_radius = 0.5);
 
 // The spec of a direct network: its family and parameters, then the
 // concentration when there is one.

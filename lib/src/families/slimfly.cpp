@@ -11,6 +11,9 @@
 #include "families/galois_field.hpp"
 #include "families/router_graph.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace nettopo {
 namespace {
 
@@ -70,6 +73,25 @@ public:
                     fn(x * q_ + y, qq + m * q_ + c, LinkClass::SwitchSwitch);
                 }
             }
+    }
+
+    // Its usual picture: the groups (s, x), q routers each on a small
+    // circle, in two columns, subgraph 0 on the left and 1 on the right, so
+    // that the links between the subgraphs cross between the columns;
+    // machines outside their group's circle.
+    Layout layout() const override {
+        Layout l;
+        const std::vector<PlanePoint> one_group = detail::circle_points(q_, 1);
+        double radius = 0;
+        for (const PlanePoint& p : one_group) radius = std::max(radius, std::hypot(p.x, p.y));
+        const double down = 2 * radius + 1.6, across = 2 * down + 2 * radius;
+        for (std::uint32_t s = 0; s < 2; ++s)
+            for (std::uint32_t x = 0; x < q_; ++x)
+                for (const PlanePoint& p : one_group) {
+                    l.routers.push_back({s * across + p.x, x * down + p.y});
+                    l.outward.push_back(p);
+                }
+        return l;
     }
 
 private:

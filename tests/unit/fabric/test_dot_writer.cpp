@@ -6,12 +6,14 @@
 // and stand-in `dot` scripts otherwise, so the process handling is tested on
 // machines without Graphviz (CI), as is the "dot is not installed" message.
 #include "common/drawing.hpp"
+#include "nettopo/fabric/dot_highlight.hpp"
 #include "nettopo/fabric/dot_writer.hpp"
 #include "nettopo/fabric/hostlist.hpp"
 #include "nettopo/families/family.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/model/cluster_builder.hpp"
+#include "nettopo/query/network_search.hpp"
 #include "nettopo/support/error.hpp"
 #include "testkit/temp_dir.hpp"
 
@@ -45,7 +47,10 @@ namespace {
 const std::string q = R"("(?:[^"\\]|\\.)*")";
 const std::regex node_line("^  (" + q + R"() \[(.*)\];$)");
 const std::regex legend_line("^    (" + q + R"() \[(.*)\];$)");
-const std::regex edge_line("^  (" + q + ") -- (" + q + R"re() \[label="([^"\\]*)"\];$)re");
+// Edges: a label unless the drawing says the most common one in its title;
+// attributes of a highlight or a wrap-around link after it.
+const std::regex edge_line("^  (" + q + ") -- (" + q + R"re()(?: \[(.*)\])?;$)re");
+const std::regex edge_label_attr(R"re(^label="([^"\\]*)")re");
 const std::regex label_attr("label=(" + q + ")");
 const std::regex shape_attr("shape=([a-z0-9]+)");
 const std::regex collapsed_label(R"(^(\d+) x type (\d+)\n(.*)$)");
@@ -76,9 +81,10 @@ struct Drawing {
     std::vector<std::string> node_order;     // IDs in the order written
     std::map<std::string, DrawnNode> legend; // inside the legend subgraph
     struct Edge {
-        std::string a, b, label;
+        std::string a, b, label, attrs; // attrs: the whole list
     };
     std::vector<Edge> edges;
+    bool placed = false; // nodes at a family's coordinates (layout=neato)
 };
 
 Drawing parse(const std::string& text) {
@@ -109,7 +115,10 @@ Drawing parse(const std::string& text) {
             return node;
         };
         if (std::regex_match(line, m, edge_line)) {
-            d.edges.push_back({unquote(m[1]), unquote(m[2]), m[3]});
+            const std::string attrs = m[3];
+            std::smatch l;
+            const bool labelled = std::regex_search(attrs, l, edge_label_attr);
+            d.edges.push_back({unquote(m[1]), unquote(m[2]), labelled ? l[1].str() : "", attrs});
         } else if (std::regex_match(line, m, legend_line)) {
             REQUIRE(d.legend.emplace(unquote(m[1]), node_of(m[2])).second);
         } else if (std::regex_match(line, m, node_line)) {
@@ -123,6 +132,7 @@ Drawing parse(const std::string& text) {
                                line == "  subgraph cluster_legend {" || line == "  }" ||
                                line.starts_with("    label=") || line.starts_with("    labelloc=");
             REQUIRE(known);
+            if (line.starts_with("  graph [")) d.placed = line.find("layout=neato") != line.npos;
         }
     }
     REQUIRE(closed);
@@ -222,7 +232,8 @@ std::size_t check_drawing(const Cluster& c, std::uint32_t collapse_above) {
     for (const Drawing::Edge& e : d.edges) {
         CHECK(d.nodes.contains(e.a));
         CHECK(d.nodes.contains(e.b));
-        CHECK(std::regex_search(e.label, std::regex(R"(^[0-9.e+-]+(-[0-9.e+-]+)? ns)")));
+        if (!e.label.empty() || !d.placed)
+            CHECK(std::regex_search(e.label, std::regex(R"(^[0-9.e+-]+(-[0-9.e+-]+)? ns)")));
         if (box_count.contains(e.b)) ++box_edges[e.b];
         CHECK_FALSE(box_count.contains(e.a)); // a box is drawn below its switch
     }
@@ -549,4 +560,156 @@ TEST_CASE("save_drawing renders SVG with Graphviz when it is installed", "[dot]"
     const fs::path svg = dir.path / "escaped.svg";
     save_drawing(c, svg.string(), DotOptions{0});
     CHECK_THAT(read_file(svg), Contains("<svg"));
+}
+
+// ---------------------------------------------------------------------------
+// Drawings at a family's coordinates, and highlights.
+// ---------------------------------------------------------------------------
+
+namespace {
+
+// The pos="x,y!" of a node line, in inches; nullopt when it has none.
+std::optional<std::pair<double, double>> pos_of(const std::string& text, const std::string& id) {
+    const std::regex pos("\n  \"" + id + R"(" \[[^\n]*pos="([-0-9.e]+),([-0-9.e]+)!"\];)");
+    std::smatch m;
+    if (!std::regex_search(text, m, pos)) return std::nullopt;
+    return std::pair{std::stod(m[1]), std::stod(m[2])};
+}
+
+} // namespace
+
+TEST_CASE("write_dot places generated direct networks at their family's coordinates", "[dot]") {
+    for (const char* spec :
+         {"torus --dims 4x4", "mesh --dims 3x3 --concentration 2", "torus --dims 3x3x2",
+          "hypercube --dim 4 --concentration 3", "ring --machines 8 --concentration 2",
+          "dragonfly --p 2", "torus --dims 3x3 --concentration 16"}) {
+        INFO(spec);
+        const Cluster c = generate(*family_from_spec(spec), one_pu());
+        for (std::uint32_t collapse : {0u, 8u}) check_drawing(c, collapse);
+        const std::string text = dot_of(c);
+        const Drawing d = parse(text);
+        CHECK(d.placed);
+        // Every node pinned, no two at one place.
+        std::set<std::pair<double, double>> places;
+        for (const auto& [id, node] : d.nodes) {
+            const auto p = pos_of(text, id);
+            REQUIRE(p);
+            CHECK(places.insert(*p).second);
+        }
+    }
+    // Not placed: trees, and a cluster whose family record no longer fits it.
+    CHECK_FALSE(parse(dot_of(generate(*make_fat_tree(4, 2), one_pu()))).placed);
+    const Cluster torus = generate(*make_torus({4, 4}), one_pu());
+    std::ostringstream layered;
+    write_dot(torus, layered, DotOptions{8, nullptr, false});
+    CHECK_FALSE(parse(layered.str()).placed);
+}
+
+TEST_CASE("write_dot: a torus is its grid, its wrap-around links dashed", "[dot]") {
+    const Cluster c = generate(*make_torus({4, 4}), one_pu());
+    const std::string text = dot_of(c);
+    const Drawing d = parse(text);
+    // n(x + 4y) at (x, -y) grid steps from n0, a step the same across and down.
+    const auto origin = pos_of(text, "n0");
+    const auto right = pos_of(text, "n1");
+    REQUIRE(origin);
+    REQUIRE(right);
+    const double step = right->first - origin->first;
+    CHECK(step > 0.5);
+    for (int r = 0; r < 16; ++r) {
+        const auto p = pos_of(text, fmt::format("n{}", r));
+        REQUIRE(p);
+        CHECK(p->first == Approx(origin->first + step * (r % 4)));
+        CHECK(p->second == Approx(origin->second - step * (r / 4)));
+    }
+    // Dashed: exactly the links between the ends of a row or a column.
+    std::size_t dashed = 0;
+    for (const Drawing::Edge& e : d.edges) {
+        const int a = std::stoi(e.a.substr(1)), b = std::stoi(e.b.substr(1));
+        const bool wraps = std::abs(a % 4 - b % 4) == 3 || std::abs(a / 4 - b / 4) == 3;
+        INFO(e.a << " -- " << e.b);
+        CHECK((e.attrs.find("style=dashed") != std::string::npos) == wraps);
+        dashed += wraps;
+        CHECK(e.label.empty()); // one label for all: in the title
+    }
+    CHECK(dashed == 8);
+    CHECK_THAT(d.graph_line + text, Contains("links not labelled: 100 ns, 200 Gb/s (network)"));
+}
+
+TEST_CASE("Highlights: a path and an allocation as the search finds them", "[dot]") {
+    const Cluster c = load_cluster(NETTOPO_SOURCE_DIR "/share/examples/small-fattree.topo");
+    const Network& net = c.network();
+    NetworkSearch search(net);
+    const auto name_set = [&](const std::vector<bool>& flags) {
+        std::set<std::string> names;
+        for (std::uint32_t v = 0; v < flags.size(); ++v)
+            if (flags[v]) names.insert(std::string(c.vertex_name(VertexId(v))));
+        return names;
+    };
+    const auto link_count = [](const DotHighlight& h) {
+        return std::count(h.links.begin(), h.links.end(), true);
+    };
+
+    // path:0,100 = path:node01,node04 = the search's path between the machines.
+    const DotHighlight p = read_dot_highlight(c, "path:0,100");
+    const auto want = search.path(VertexId(0), VertexId(3), PathMetric::Latency);
+    REQUIRE(want);
+    std::set<std::string> want_names;
+    for (VertexId v : *want) want_names.insert(std::string(c.vertex_name(v)));
+    CHECK(name_set(p.vertices) == want_names);
+    CHECK(link_count(p) == static_cast<std::ptrdiff_t>(want->size() - 1));
+    CHECK(p.caption == "path node01 - node04");
+    CHECK(name_set(read_dot_highlight(c, "path:node01,node04").vertices) == want_names);
+    // The same machine: itself, no link.
+    const DotHighlight self = read_dot_highlight(c, "path:0,31");
+    CHECK(name_set(self.vertices) == std::set<std::string>{"node01"});
+    CHECK(link_count(self) == 0);
+
+    // An allocation under two leaves: its machines, both leaves, one spine.
+    const DotHighlight a = read_dot_highlight(c, "node[01-02,05]");
+    const std::set<std::string> lit = name_set(a.vertices);
+    CHECK(lit.contains("node01"));
+    CHECK(lit.contains("node05"));
+    CHECK(lit.contains("leaf0"));
+    CHECK(lit.contains("leaf1"));
+    CHECK(lit.size() == 6);
+    CHECK(link_count(a) == 5); // a tree over 6 vertices
+    CHECK(a.caption == "3 machines: node[01-02,05]");
+
+    // Errors name the text and what is wrong.
+    CHECK_THROWS_AS(read_dot_highlight(c, "path:0"), ValueError);
+    CHECK_THROWS_AS(read_dot_highlight(c, "path:0,1,2"), ValueError);
+    CHECK_THROWS_AS(read_dot_highlight(c, "path:,1"), ValueError);
+    CHECK_THROWS_WITH(read_dot_highlight(c, "path:0,512"), Contains("PE 512 is out of range"));
+    CHECK_THROWS_WITH(read_dot_highlight(c, "path:0,nodeX"), Contains("no machine named 'nodeX'"));
+    CHECK_THROWS_WITH(read_dot_highlight(c, "node[01-03,20-22],x"),
+                      Contains("no machine named node[20-22],x"));
+    CHECK_THROWS_AS(read_dot_highlight(c, "node[01-"), ValueError);
+
+    // A highlight of another cluster is refused.
+    const Cluster ring = load_cluster(NETTOPO_SOURCE_DIR "/share/examples/ring4.topo");
+    std::ostringstream out;
+    CHECK_THROWS_AS(write_dot(ring, out, DotOptions{8, &a}), UsageError);
+}
+
+TEST_CASE("write_dot colours the highlight, greys the rest, splits collapsed boxes", "[dot]") {
+    const Cluster c = load_cluster(NETTOPO_SOURCE_DIR "/share/examples/small-fattree.topo");
+    const DotHighlight h = read_dot_highlight(c, "node[01-03]");
+    std::ostringstream out;
+    write_dot(c, out, DotOptions{2, &h});
+    const Drawing d = parse(out.str());
+    // leaf0's 4 hosts: node01-03 highlighted (3 > 2: a box), node04 alone.
+    REQUIRE(d.nodes.contains("leaf0/type0/highlighted"));
+    CHECK(d.nodes.at("leaf0/type0/highlighted").label == "3 x type 0\nnode[01-03]");
+    CHECK(d.nodes.contains("node04"));
+    CHECK_FALSE(d.nodes.contains("leaf0/type0/others"));
+    CHECK(d.nodes.contains("leaf1/type0")); // nothing highlighted there: not split
+    const std::string text = out.str();
+    CHECK_THAT(text, Contains("\"leaf0\" [shape=box, fillcolor=\"#fdae61\", color=\"#d7191c\""));
+    CHECK_THAT(text, Contains("\"spine0\" [shape=box, fillcolor=\"#f0f0f0\""));
+    for (const Drawing::Edge& e : d.edges) {
+        INFO(e.a << " -- " << e.b);
+        const bool lit = e.b == "leaf0/type0/highlighted";
+        CHECK((e.attrs.find("color=\"#d7191c\"") != std::string::npos) == lit);
+    }
 }

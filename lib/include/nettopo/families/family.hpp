@@ -35,6 +35,13 @@ std::string_view link_class_name(LinkClass c); // "host-switch", "switch-switch"
 // -1 for a class the family has no link of.
 using ClassLatenciesPs = std::array<std::int64_t, link_class_count>;
 
+// A point of a family's drawing, in grid steps (the length of a mesh link);
+// y grows downwards, as on a page.
+struct PlanePoint {
+    double x = 0, y = 0;
+    bool operator==(const PlanePoint&) const = default;
+};
+
 // How a family's hop count is meant.
 enum class HopRule : std::uint8_t {
     Shortest,       // fewest links between the two machines: what BFS finds
@@ -97,6 +104,22 @@ public:
 
     // Feeds the whole graph to `sink`, in time linear in its size.
     virtual void emit(FamilySink& sink) const = 0;
+
+    // Where to draw each vertex (machines first, then switches), for
+    // pictures only: a mesh or torus as its grid (dimensions 0, 2, 4, ...
+    // across, 1, 3, ... down, each further dimension as copies of the grid
+    // side by side or one below the other), a hypercube as its standard
+    // projection (square, cube, cubes side by side, ...), a ring or complete
+    // graph on a circle, a dragonfly's groups on a circle, a slim fly's
+    // groups in two columns (one per subgraph); machines attached
+    // to a router around it. Empty when the family has no drawing of its own
+    // (trees, butterflies: a layered drawing shows their levels best).
+    // O(vertices).
+    virtual std::vector<PlanePoint> layout() const { return {}; }
+    // Whether the link between vertices a and b closes a line of layout()
+    // into a ring: a torus link from the last router of a line back to its
+    // first, which a drawing shows apart (it would run along the whole line).
+    virtual bool wraps_around(std::uint32_t, std::uint32_t) const { return false; }
 };
 
 // Factories. Each validates its parameters and throws UsageError naming the
