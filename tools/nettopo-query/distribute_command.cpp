@@ -77,7 +77,7 @@ void print_srun(const DistributeRequest& request, std::size_t ranks, const Slurm
             ? std::nullopt
             : std::optional<std::string>(fmt::format(
                   "SLURM_HOSTFILE={} srun --distribution=arbitrary --ntasks={} --cpu-bind={}",
-                  request.slurm, ranks, launch.cpu_bind));
+                  request.slurm == "-" ? "FILE" : request.slurm, ranks, launch.cpu_bind));
     if (request.json) {
         JsonWriter j(out);
         j.begin_object()
