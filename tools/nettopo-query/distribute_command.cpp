@@ -2,8 +2,9 @@
 // logical index inside the host, its OS index) or writes the launch files.
 // The rankfile holds logical PU indexes (nettopo/balance/mapping_io.hpp), which
 // Open MPI 4.1 reads as PUs only with --use-hwthread-cpus (or --bind-to
-// hwthread); without it a slot is a logical core. The man page gives the
-// command lines, tests/mpi/mpi_distribute.sh runs them.
+// hwthread); without it a slot is a logical core. With --physical-slots it
+// holds OS indexes (mpirun --mca rmaps_rank_file_physical 1). The man page
+// gives the command lines, tests/mpi/mpi_distribute.sh runs them.
 #include "nettopo-query/distribute_command.hpp"
 
 #include "common/json_writer.hpp"
@@ -110,8 +111,11 @@ void run_distribute(const Cluster& cluster, std::span<const MachineId> allocatio
         return;
     }
     if (!request.rankfile.empty())
-        write_output(request.rankfile,
-                     [&](std::ostream& file) { write_rankfile(file, cluster, placement); });
+        write_output(request.rankfile, [&](std::ostream& file) {
+            write_rankfile(file, cluster, placement,
+                           request.physical_slots ? RankfileSlots::physical
+                                                  : RankfileSlots::logical);
+        });
     if (!request.slurm.empty()) {
         const SlurmLaunch launch = slurm_launch(cluster, placement);
         write_output(request.slurm, [&](std::ostream& file) { file << launch.hostfile; });

@@ -18,6 +18,7 @@ struct DistributeRequest {
     std::string policy = "scatter"; // scatter or compact
     std::string rankfile;           // write an Open MPI rankfile there ('-': stdout)
     std::string slurm;              // write a Slurm hostfile there ('-': stdout)
+    bool physical_slots = false;    // the rankfile's slots: OS indexes, not logical
     bool json = false;
 };
 

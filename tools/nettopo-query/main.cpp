@@ -269,6 +269,10 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
         sub->add_option("--rankfile", o.distribute.rankfile,
                         "Write an Open MPI rankfile ('-' = stdout; logical PUs: run mpirun "
                         "--use-hwthread-cpus --rankfile FILE)");
+        sub->add_flag("--physical-slots", o.distribute.physical_slots,
+                      "The rankfile's slots are OS indexes (mpirun --mca "
+                      "rmaps_rank_file_physical 1 --use-hwthread-cpus; needed with "
+                      "--allowed-only, as Open MPI numbers every PU)");
         sub->add_option("--slurm", o.distribute.slurm,
                         "Write a Slurm hostfile for srun --distribution=arbitrary and print the "
                         "srun command line with its --cpu-bind=map_cpu: list");
