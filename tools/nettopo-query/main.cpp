@@ -7,11 +7,13 @@
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo-query/export_formats.hpp"
+#include "nettopo-query/distribute_command.hpp"
 #include "nettopo-query/query_printer.hpp"
 #include "nettopo/fabric/dot_highlight.hpp"
 #include "nettopo/fabric/dot_writer.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/model/cluster_diff.hpp"
+#include "nettopo/query/distribute.hpp"
 #include "nettopo/query/index_choice.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/query/summary.hpp"
@@ -40,6 +42,7 @@ struct Options {
     std::vector<std::uint64_t> pes; // the two PEs of a pair query
     std::uint64_t index = 0;        // the PE or node of a single-index query
     std::uint64_t k = 0;
+    DistributeRequest distribute; // distribute N [--policy] [--rankfile] [--slurm]
 };
 
 // Context handed to every sub-command.
@@ -88,10 +91,16 @@ struct Run {
     }
 };
 
+// The machines a job's commands see, in the allocation's order (distribute
+// places ranks over them): the whole cluster.
+std::vector<MachineId> allocation_of(const Run& r) {
+    return all_machines(r.cluster);
+}
+
 using Command = std::function<void(Run&)>;
 
 // name, help, positional arguments ("pe", "pair", "machine", "node", "vertex", "nearest",
-// "expected" or ""), action
+// "expected", "distribute" or ""), action
 struct SubCommand {
     const char* name;
     const char* help;
@@ -150,6 +159,16 @@ const std::vector<SubCommand>& commands() {
              const auto k =
                  static_cast<std::uint32_t>(std::min<std::uint64_t>(r.o.k, r.cluster.num_pes()));
              r.out.nearest(p, r.o.k, r.engine.nearest(p, k));
+         }},
+        {"distribute",
+         "One line per rank (rank, host, PU logical and OS index): N processes spread over the "
+         "machines, scatter (as far apart as switches, hosts and each host's tree allow) or "
+         "compact (closest first); or an Open MPI rankfile, or a Slurm hostfile and srun line",
+         "distribute",
+         [](Run& r) {
+             DistributeRequest request = r.o.distribute;
+             request.json = r.o.json;
+             run_distribute(r.cluster, allocation_of(r), request, std::cout);
          }},
         {"summary", "Counts, machine types, node level, degrees, diameter", "",
          [](Run& r) {
@@ -242,6 +261,27 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
         sub->add_option("pes", o.pes, "Two PE indexes A B")->expected(0, 2)->check(index_check);
         sub->add_option("--pairs", o.pairs,
                         "File of 'A B' lines ('-' = stdin), one result per line");
+    }
+    if (args == "distribute") {
+        sub->add_option("n", o.distribute.ranks,
+                        "Number of processes (more than the PUs: "
+                        "consecutive ranks share a PU)")
+            ->required()
+            ->check(index_check);
+        sub->add_option("--policy", o.distribute.policy,
+                        "scatter (hwloc-distrib's spread, from leaf switches down) or compact "
+                        "(fill the closest PUs first)")
+            ->capture_default_str();
+        sub->add_option("--rankfile", o.distribute.rankfile,
+                        "Write an Open MPI rankfile ('-' = stdout; logical PUs: run mpirun "
+                        "--use-hwthread-cpus --rankfile FILE)");
+        sub->add_flag("--physical-slots", o.distribute.physical_slots,
+                      "The rankfile's slots are OS indexes (mpirun --mca "
+                      "rmaps_rank_file_physical 1 --use-hwthread-cpus; needed with "
+                      "--allowed-only, as Open MPI numbers every PU)");
+        sub->add_option("--slurm", o.distribute.slurm,
+                        "Write a Slurm hostfile for srun --distribution=arbitrary and print the "
+                        "srun command line with its --cpu-bind=map_cpu: list");
     }
     if (std::string_view(c.name) == "path")
         sub->add_flag("--hops", o.by_hops, "Fewest hops instead of least latency");

@@ -29,6 +29,7 @@
 #include "nettopo/families/family.hpp"
 
 #include "nettopo/query/distance_index.hpp"
+#include "nettopo/query/distribute.hpp"
 #include "nettopo/query/index_choice.hpp"
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/query/query_engine.hpp"

@@ -4,7 +4,9 @@
 // with one PE per PU it names the PU directly, whatever the machine's
 // sockets, and it is the PU's logical index in hwloc's order, which is
 // Open MPI's own numbering of slots (PUs with --use-hwthread-cpus, cores
-// otherwise: on SMT machines run with --use-hwthread-cpus).
+// otherwise: on SMT machines run with --use-hwthread-cpus). Physical slots
+// are the PUs' OS indexes, read by Open MPI with rmaps_rank_file_physical=1
+// (as the PU itself with --use-hwthread-cpus, else as the core holding it).
 #include "nettopo/balance/mapping_io.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/parse.hpp"
@@ -16,12 +18,23 @@
 
 namespace nettopo {
 
-void write_rankfile(std::ostream& out, const Cluster& cluster, std::span<const PeId> mapping) {
+void write_rankfile(std::ostream& out, const Cluster& cluster, std::span<const PeId> mapping,
+                    RankfileSlots slots) {
     std::string text;
     for (std::size_t rank = 0; rank < mapping.size(); ++rank) {
         const PeId pe = cluster.require_pe(mapping[rank].value);
+        const MachineId m = cluster.machine_of(pe);
+        std::uint32_t slot = cluster.local_pu(pe);
+        if (slots == RankfileSlots::physical) {
+            const MachineTree& tree = cluster.machine_type(m).tree();
+            slot = tree.object(tree.pu(slot)).os_index;
+            if (slot == unknown_os_index)
+                throw ValueError(std::string(cluster.machine_name(m)),
+                                 fmt::format("PU L#{} has no OS index for a physical rankfile",
+                                             cluster.local_pu(pe)));
+        }
         fmt::format_to(std::back_inserter(text), "rank {}={} slot={}\n", rank,
-                       cluster.machine_name(cluster.machine_of(pe)), cluster.local_pu(pe));
+                       cluster.machine_name(m), slot);
     }
     out << text;
 }

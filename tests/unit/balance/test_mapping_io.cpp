@@ -158,6 +158,27 @@ TEST_CASE("rankfile reader names the file and line of what is wrong", "[balance]
                r + ":2: rank 2 out of range: the file has 2 ranks, 0..1");
 }
 
+TEST_CASE("physical rankfiles name the PUs' OS indexes", "[balance][mapping_io]") {
+    if (!test::have_real_cluster("plafrim")) return;
+    const Assembly a = test::assemble_real_cluster("plafrim");
+    const Cluster& c = a.cluster;
+    // Every PU of a few machines, whatever hwloc numbered: slot = P#.
+    std::vector<PeId> m;
+    std::string want;
+    for (std::uint32_t mach = 0; mach < c.num_machines(); mach += 17) {
+        const PeRange pes = c.pes_of_machine(MachineId(mach));
+        const MachineTree& tree = c.machine_type(MachineId(mach)).tree();
+        for (std::uint32_t i = 0; i < pes.count; ++i) {
+            want += fmt::format("rank {}={} slot={}\n", m.size(), c.machine_name(MachineId(mach)),
+                                tree.object(tree.pu(i)).os_index);
+            m.push_back(pes[i]);
+        }
+    }
+    std::ostringstream out;
+    write_rankfile(out, c, m, RankfileSlots::physical);
+    CHECK(out.str() == want);
+}
+
 TEST_CASE("Slurm launch: hostfile per rank, one map_cpu list when the nodes agree",
           "[balance][mapping_io]") {
     const Cluster cluster = generate_from_spec("complete --machines 2 --machine 'core:2 pu:1'");

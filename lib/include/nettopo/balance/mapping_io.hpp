@@ -29,9 +29,15 @@ std::vector<double> read_pe_speeds(const std::string& path, const Cluster& clust
 void write_mapping(std::ostream& out, std::span<const PeId> mapping);
 
 // Open MPI rankfile: "rank N=HOST slot=P" with P the PU's logical index
-// inside its machine (run with --use-hwthread-cpus when machines have SMT).
-void write_rankfile(std::ostream& out, const Cluster& cluster, std::span<const PeId> mapping);
-// Reads a rankfile back into a mapping (tests, and users who hand-edit one).
+// inside its machine (run with --use-hwthread-cpus when machines have SMT),
+// or with `physical`, its OS index (Open MPI's rmaps_rank_file_physical=1;
+// robust when the model's logical numbering is not Open MPI's, which counts
+// every PU of the machine: a model of the allowed PUs only). Physical slots
+// throw ValueError for a PU without an OS index.
+enum class RankfileSlots : std::uint8_t { logical, physical };
+void write_rankfile(std::ostream& out, const Cluster& cluster, std::span<const PeId> mapping,
+                    RankfileSlots slots = RankfileSlots::logical);
+// Reads a logical rankfile back into a mapping (tests, and users who hand-edit one).
 std::vector<PeId> read_rankfile(const std::string& path, const Cluster& cluster);
 
 // Slurm: the hostfile for --distribution=arbitrary (SLURM_HOSTFILE), one

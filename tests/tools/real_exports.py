@@ -1,0 +1,62 @@
+"""What the oracles over real hwloc exports share (tests/tools/*_oracle.py):
+their command line, the exports to check and the loop that checks them.
+
+oracle_inputs(usage, tools): see below.
+
+real_exports(data, rng, per_cluster): every export of DATA/hwloc-xml/ and a
+seeded sample of PER_CLUSTER full exports (not topology diffs) of each
+DATA/clusters/*/hwloc/.
+
+check_exports(files, data, check, failure, agree): runs check(xml) on each
+(it returns a line to print, "ok ..." when it agrees, or raises FAILURE),
+prints one line per export and a total with AGREE ("agree with hwloc"), and returns
+the exit status: 1 on any failure or when fewer than 20 exports were checked.
+"""
+import shutil
+import sys
+from pathlib import Path
+
+
+def oracle_inputs(usage, tools):
+    """BIN_DIR PROJECT_ROOT [SHARED_DATA] from the command line: (bin_dir, data),
+    or the exit status when the oracle cannot run (2: bad usage, 77: skipped
+    for want of one of TOOLS or of the shared data)."""
+    if len(sys.argv) not in (3, 4):
+        print(usage, file=sys.stderr)
+        return 2
+    bin_dir, root = sys.argv[1], Path(sys.argv[2]).resolve()
+    data = Path(sys.argv[3]) if len(sys.argv) == 4 else root.parent / "shared" / "data"
+    for tool in tools:
+        if not shutil.which(tool):
+            print(f"skipped: no {tool} (Debian package hwloc)")
+            return 77
+    if not (data / "hwloc-xml").is_dir():
+        print(f"skipped: no {data}/hwloc-xml")
+        return 77
+    return bin_dir, data
+
+
+def real_exports(data, rng, per_cluster):
+    files = sorted((Path(data) / "hwloc-xml").glob("*.xml"))
+    for cluster in sorted((Path(data) / "clusters").glob("*/hwloc")):
+        exports = sorted(f for f in cluster.glob("*.xml") if not f.name.endswith(".diff.xml"))
+        files += sorted(rng.sample(exports, min(per_cluster, len(exports))))
+    return files
+
+
+def check_exports(files, data, check, failure, agree):
+    failures = checked = 0
+    for xml in files:
+        name = xml.relative_to(data)
+        try:
+            result = check(xml)
+            checked += result.startswith("ok")
+            print(f"{name}: {result}")
+        except failure as e:
+            failures += 1
+            print(f"FAIL {name}: {e}")
+    print(f"{checked} of {len(files)} exports {agree}, {failures} disagree")
+    if checked < 20:
+        print("FAIL: fewer than 20 exports checked")
+        return 1
+    return 1 if failures else 0
