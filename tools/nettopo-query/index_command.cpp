@@ -28,7 +28,7 @@ void run_index_command(const LoadedTopology& topology, const IndexCommand& c, st
     // an image read as the input keeps no stamp of its own archive.
     const bool archive = !c.input.empty() && c.input != "-" &&
                          std::filesystem::is_regular_file(c.input) &&
-                         detect_input_kind(c.input) != InputKind::Image;
+                         detect_input_kind(c.input) == InputKind::Archive;
     std::string path = c.output;
     if (path.empty()) {
         if (!archive)
@@ -36,7 +36,8 @@ void run_index_command(const LoadedTopology& topology, const IndexCommand& c, st
                 "give -o FILE: only an archive file has an image beside it by default");
         path = sibling_image_path(c.input);
     }
-    if (archive && std::filesystem::equivalent(path, c.input))
+    std::error_code ec;
+    if (archive && std::filesystem::equivalent(path, c.input, ec))
         throw UsageError(fmt::format("'{}' is the input: the image goes beside it", path));
     // The stamp before building: an archive changed meanwhile makes the image stale, not wrong.
     const std::optional<FileStamp> stamp =
@@ -56,8 +57,7 @@ void run_index_command(const LoadedTopology& topology, const IndexCommand& c, st
                                          "the budget for a table or labels, or use --kind none",
                                          path, index->description()));
     }
-    save_image(cluster, index.get(), path, stamp);
-    const std::uint64_t bytes = std::filesystem::file_size(path);
+    const std::uint64_t bytes = save_image(cluster, index.get(), path, stamp);
     const std::string what = index ? index->description() : std::string("no index");
     if (c.json) {
         JsonWriter j(out);

@@ -141,8 +141,8 @@ FileStamp file_stamp(const std::string& path) {
             std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec};
 }
 
-void save_image(const Cluster& cluster, const DistanceIndex* index, const std::string& path,
-                std::optional<FileStamp> source) {
+std::uint64_t save_image(const Cluster& cluster, const DistanceIndex* index,
+                         const std::string& path, std::optional<FileStamp> source) {
     if (index && !keeps(*index))
         throw UsageError(
             fmt::format("a {} is not kept: it fills itself on demand", index->description()));
@@ -156,6 +156,7 @@ void save_image(const Cluster& cluster, const DistanceIndex* index, const std::s
               is_connected(net),
               index != nullptr,
               0};
+    std::uint64_t bytes = 0;
     write_atomically(path, [&](std::ostream& stream) {
         ArrayWriter out(stream);
         out.array(head_tag, one(head));
@@ -184,7 +185,9 @@ void save_image(const Cluster& cluster, const DistanceIndex* index, const std::s
         out.array(forwards_tag, net.forward_flags());
         if (index) write_kept_index(*index, cluster, out);
         out.array(end_tag, one(std::uint32_t{0}));
+        bytes = out.size();
     });
+    return bytes;
 }
 
 ImageHeader read_image_header(const std::string& path) {

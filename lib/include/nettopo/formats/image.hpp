@@ -44,8 +44,9 @@ FileStamp file_stamp(const std::string& path);
 // Writes `cluster` (and `index`, built for it, if given and kept) to `path`
 // atomically. `source`: the stamp of the archive it stands for, if any.
 // Throws UsageError when `index` is of a kind that is not kept (a row cache).
-void save_image(const Cluster& cluster, const DistanceIndex* index, const std::string& path,
-                std::optional<FileStamp> source = std::nullopt);
+// Returns the bytes written.
+std::uint64_t save_image(const Cluster& cluster, const DistanceIndex* index,
+                         const std::string& path, std::optional<FileStamp> source = std::nullopt);
 
 struct Image {
     Cluster cluster;

@@ -45,7 +45,7 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options = {});
 // A cluster and the distance index kept for it, if any.
 struct LoadedTopology {
     Cluster cluster;
-    std::unique_ptr<DistanceIndex> kept_index;
+    std::shared_ptr<const DistanceIndex> kept_index;
     std::string image;       // the binary image read (given, or beside the archive), if any
     std::string stale_image; // an image beside the archive that no longer stands for it
 };
