@@ -33,7 +33,7 @@ void run_index_command(const LoadedTopology& topology, const IndexCommand& c, st
     if (path.empty()) {
         if (!archive)
             throw UsageError(
-                "give -o FILE: only an archive file has an image beside it by default");
+                "give -o FILE: only a nettopo archive has an image beside it by default");
         path = sibling_image_path(c.input);
     }
     std::error_code ec;
