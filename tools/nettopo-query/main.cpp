@@ -208,7 +208,7 @@ const std::vector<SubCommand>& commands() {
          [](Run& r) {
              run_index_command(
                  *r.topology,
-                 {r.o.input, r.o.output, r.o.index_kind, r.o.budget_mb, r.o.json, nullptr},
+                 {r.o.input, r.o.output, r.o.index_kind, r.o.budget_mb, r.o.json, r.load.progress},
                  std::cout);
          }},
     };

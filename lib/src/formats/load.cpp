@@ -91,12 +91,13 @@ const char* to_string(InputKind kind) {
 }
 
 // The first bytes of a file, enough to tell an image ("" for stdin or what cannot be read).
-static std::string file_head(const std::string& path) {
+static std::string file_head(const std::string& path, std::size_t bytes = 8) {
     if (path == "-") return {};
     std::ifstream in(path, std::ios::binary);
-    char head[8] = {};
-    in.read(head, sizeof head);
-    return std::string(head, static_cast<std::size_t>(in.gcount()));
+    std::string head(bytes, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(bytes));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    return head;
 }
 
 InputKind detect_input_kind(const std::string& path) {
@@ -169,7 +170,9 @@ LoadedTopology load_topology(const std::string& path, const LoadOptions& options
     }
     std::error_code ec;
     const std::string sibling = sibling_image_path(path);
-    if (sibling == path || !std::filesystem::is_regular_file(sibling, ec))
+    // Only a nettopo archive has an image beside it (its root element is in its first lines).
+    if (sibling == path || !std::filesystem::is_regular_file(sibling, ec) ||
+        xml_root_name(file_head(path, 4096)) != "nettopo")
         return {load_cluster(path, options), nullptr, {}, {}};
     const ImageHeader header = read_image_header(sibling);
     if (header.source && *header.source == file_stamp(path)) {
