@@ -1,6 +1,7 @@
-// Binary files made of checksummed arrays, read straight into the vectors
-// that hold them: what nettopo's binary image (formats/image.hpp) and a kept
-// distance index (query/kept_index.hpp) are written in.
+// Binary files made of checksummed arrays, read back in place (views into
+// a read-only mapping of the file) or copied into vectors: what nettopo's
+// binary image (formats/image.hpp) and a kept distance index
+// (query/kept_index.hpp) are written in.
 //
 // A file is a sequence of records: a 24-byte header (a four-letter tag, the
 // size of one element, the number of elements, a 64-bit hash of the bytes)
@@ -76,7 +77,6 @@ public:
 
     const std::string& path() const { return path_; }
     std::uint64_t file_size() const { return size_; }
-    std::uint64_t position() const { return pos_; }
     bool at_end() const { return pos_ == size_; }
 
     // The next record, which must carry `tag`, elements of sizeof(T) and at
@@ -85,8 +85,7 @@ public:
     std::vector<T> array(std::uint32_t tag, std::uint64_t max_count = ~std::uint64_t{0}) {
         static_assert(std::is_trivially_copyable_v<T>);
         const std::uint64_t count = begin(tag, sizeof(T), max_count);
-        std::vector<T> v;
-        prepare(v, count);
+        std::vector<T> v(static_cast<std::size_t>(count));
         finish(v.data(), count * sizeof(T));
         return v;
     }
@@ -132,9 +131,6 @@ private:
     std::uint64_t begin(std::uint32_t tag, std::uint32_t element_size, std::uint64_t max_count);
     void finish(void* data, std::uint64_t bytes);
     void read_exact(void* data, std::uint64_t bytes);
-    template <class T> static void prepare(std::vector<T>& v, std::uint64_t count) {
-        v.resize(count);
-    }
     const unsigned char* here() const;
 
     std::string path_;
