@@ -17,6 +17,7 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -257,4 +258,65 @@ TEST_CASE("image: the records' hash is xxHash64", "[image]") {
         {"Call me Ishmael. Some years ago--never mind how long precisely-", 0x02a2e85470d6fd96ull},
     };
     for (const auto& [text, hash] : vectors) CHECK(hash_bytes(text.data(), text.size()) == hash);
+}
+
+namespace {
+
+// The bytes of `image` with the first element of record `tag` set to
+// `value`'s bytes and the record's hash made to match: a crafted file that
+// only the checks of offsets, ids and counts can refuse.
+std::string forged(std::string image, const char (&tag)[5], std::uint64_t value) {
+    for (std::size_t at = 0; at + 24 <= image.size();) {
+        std::uint32_t element = 0;
+        std::uint64_t count = 0;
+        std::memcpy(&element, image.data() + at + 4, 4);
+        std::memcpy(&count, image.data() + at + 8, 8);
+        const std::size_t bytes = element * count;
+        if (image.compare(at, 4, tag) == 0) {
+            REQUIRE(count > 0);
+            std::memcpy(image.data() + at + 24, &value, std::min<std::size_t>(element, 8));
+            const std::uint64_t hash = hash_bytes(image.data() + at + 24, bytes);
+            std::memcpy(image.data() + at + 16, &hash, 8);
+            return image;
+        }
+        at += 24 + (bytes + 7) / 8 * 8;
+    }
+    FAIL("no record " << tag);
+    return {};
+}
+
+} // namespace
+
+TEST_CASE("image: forged records with matching hashes are refused by their checks", "[image]") {
+    // A dense table kept with the cluster: model and index records to forge.
+    const Cluster c = generate_from_spec("fat-tree --k 4 --n 2 --machine 'core:2 pu:1'");
+    DistanceIndexOptions options;
+    options.kind = DistanceIndexKind::DenseTable;
+    const auto index = build_distance_index(c, options);
+    TempDir dir("nettopo-image-");
+    const std::string good = dir / "good.ntimg", bad = dir / "bad.ntimg";
+    save_image(c, index.get(), good);
+    const std::string bytes = read_bytes(good);
+    const std::uint64_t huge = 0x7fffffffu;
+    const std::pair<const char*, std::uint64_t> cases[] = {
+        {"CSTG", huge},  // a neighbour past the last vertex
+        {"CSLI", huge},  // a link id past the last link
+        {"CSOF", 5},     // offsets not starting at 0
+        {"LINK", 0},     // a link from vertex 0 to vertex 0
+        {"MNSX", huge},  // the name index past the last name
+        {"MNOF", 3},     // name offsets not starting at 0
+        {"RUNS", 1},     // runs not starting at machine 0
+        {"FLNK", huge},  // a machine's anchor past the core
+        {"DSHP", 9999},  // a table of another core
+        {"INET", 12345}, // an index of another network
+        {"CNTS", huge},  // more machines than the network has
+        {"TNOD", 77},    // no object type
+    };
+    for (const auto& [tag, value] : cases) {
+        CAPTURE(tag);
+        char name[5] = {};
+        std::memcpy(name, tag, 4);
+        write_bytes(bad, forged(bytes, reinterpret_cast<const char(&)[5]>(name), value));
+        require_refused(bad);
+    }
 }
