@@ -8,19 +8,20 @@ _nettopo_query() {
     _init_completion || return
     local subcommands="num-pes num-machines num-nodes num-switches num-links machine-of node-of
         pes-of-machine pes-of-node on-same-machine on-same-node neighbors proximity ancestor hops
-        distance path nearest distribute summary show draw export diff"
+        distance path nearest distribute summary show draw export diff index"
     case "$prev" in
         -i|--input|--pairs|-o|--output|--rankfile|--slurm) _filedir; return ;;
         --format) COMPREPLY=($(compgen -W "slurm slurm-yaml scotch synthetic" -- "$cur")); return ;;
-        --collapse|--machine) return ;;
+        --collapse|--machine|--budget-mb) return ;;
         # a path between two PEs or machines, or a hostlist of machines
         --highlight) COMPREPLY=($(compgen -W "path:" -- "$cur")); compopt -o nospace; return ;;
         --policy) COMPREPLY=($(compgen -W "scatter compact" -- "$cur")); return ;;
+        --kind) COMPREPLY=($(compgen -W "auto dense labels none" -- "$cur")); return ;;
         --index) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-i --input -q --quiet --json --node-level --allow-disconnected --allowed-only --index --pairs --hops --all -o --output --collapse --highlight --format --machine --policy --rankfile --physical-slots --slurm --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-i --input -q --quiet --json --node-level --allow-disconnected --allowed-only --index --pairs --hops --all -o --output --collapse --highlight --format --machine --policy --rankfile --physical-slots --slurm --kind --budget-mb --help --version" -- "$cur"))
         return
     fi
     local w
@@ -60,7 +61,7 @@ _nettopo_discover() {
     fi
     COMPREPLY=($(compgen -W "-i --input -o --output --show --summary --node-level --name
         --allow-disconnected -q --quiet --hosts --ibnetdiscover --node-name-map --slurm --hosts-only --mpi
-        --default-machine --latency --strict --check --json --expect --allowed-only --host-name
+        --default-machine --latency --strict --check --json --expect --allowed-only --host-name --index
         --help --version" -- "$cur"))
 }
 

@@ -94,6 +94,17 @@ Cluster load_or_discover(const std::string& input, const LoadOptions& options) {
     return input.empty() ? discover_cluster(options) : load_cluster(input, options);
 }
 
+LoadedTopology load_input(std::string_view tool, const std::string& input,
+                          const LoadOptions& options, bool quiet) {
+    if (input.empty()) return {discover_cluster(options), nullptr, {}, {}};
+    LoadedTopology t = load_topology(input, options);
+    if (!t.stale_image.empty() && !quiet)
+        std::cerr << fmt::format("{}: {} no longer stands for {} (rebuild it with nettopo-query "
+                                 "-i {} index): read {} instead\n",
+                                 tool, t.stale_image, input, input, input);
+    return t;
+}
+
 NodeLevel parse_node_level(std::string_view text) {
     if (auto level = node_level_from(text)) return *level;
     throw UsageError(

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "nettopo/formats/description.hpp"
+#include "nettopo/formats/load.hpp"
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/support/error.hpp"
 
@@ -61,6 +62,12 @@ std::string default_input(std::string_view tool, bool quiet);
 
 // Loads `input`, or discovers this machine when it is empty.
 Cluster load_or_discover(const std::string& input, const LoadOptions& options);
+
+// load_topology (an image, or an archive and the image beside it), or this
+// machine when `input` is empty. An image beside the archive that no longer
+// stands for it is said on stderr in one line, unless `quiet`.
+LoadedTopology load_input(std::string_view tool, const std::string& input,
+                          const LoadOptions& options, bool quiet);
 
 // Parses a --node-level value ("auto", "l3", "core", "numa", ...); UsageError if unknown.
 NodeLevel parse_node_level(std::string_view text);

@@ -50,7 +50,7 @@ ReportFormat format_of(const Options& o) {
 }
 
 // The cluster: -i, --gen, the preset workload's own, or the default input.
-Cluster load_input(const Options& o, const WorkloadPreset* preset, Progress* progress) {
+LoadedTopology load_input(const Options& o, const WorkloadPreset* preset, Progress* progress) {
     if (!o.input.empty() && !o.gen.empty()) throw UsageError("give -i or --gen, not both");
     const ChildProcessSandbox hwloc_sandbox;
     LoadOptions load;
@@ -63,10 +63,11 @@ Cluster load_input(const Options& o, const WorkloadPreset* preset, Progress* pro
         GenerateOptions gen;
         gen.hwloc_sandbox = &hwloc_sandbox;
         gen.progress = progress;
-        return generate_from_spec(spec, gen);
+        return {generate_from_spec(spec, gen), nullptr, {}, {}};
     }
-    return load_or_discover(o.input.empty() ? default_input("nettopo-balance", o.quiet) : o.input,
-                            load);
+    return nettopo::load_input(
+        "nettopo-balance", o.input.empty() ? default_input("nettopo-balance", o.quiet) : o.input,
+        load, o.quiet);
 }
 
 StrategyOptions strategy_options(const Options& o, std::uint64_t seed) {
@@ -84,8 +85,10 @@ std::vector<std::unique_ptr<Strategy>> make_strategies(const Options& o, std::ui
     });
 }
 
-CommModelOptions model_options(const Options& o, Progress* progress) {
+CommModelOptions model_options(const Options& o, Progress* progress,
+                               const LoadedTopology& topology) {
     CommModelOptions m;
+    m.kept_index = topology.kept_index;
     m.intra_machine_gbps = o.intra_gbps;
     m.default_link_gbps = o.link_gbps;
     m.index.progress = progress;
@@ -127,8 +130,9 @@ int compare(const Options& o, const BalanceReportHeader& base) {
     if (o.seed) params.seed = *o.seed;
     TerminalProgress progress("nettopo-balance");
     Progress* shown = o.quiet ? nullptr : &progress;
-    const Cluster cluster = load_input(o, workload_preset_of(o.workload), shown);
-    const CommModel model(cluster, model_options(o, shown));
+    const LoadedTopology topology = load_input(o, workload_preset_of(o.workload), shown);
+    const Cluster& cluster = topology.cluster;
+    const CommModel model(cluster, model_options(o, shown, topology));
     SimulationOptions sim;
     sim.progress = shown;
     sim.measure_wall_time = o.decision_time == "measured";
@@ -175,8 +179,9 @@ int balance_once(const Options& o, const BalanceReportHeader& base) {
                          "to compare strategies)");
     TerminalProgress progress("nettopo-balance");
     Progress* shown = o.quiet ? nullptr : &progress;
-    const Cluster cluster = load_input(o, nullptr, shown);
-    const CommModel model(cluster, model_options(o, shown));
+    const LoadedTopology topology = load_input(o, nullptr, shown);
+    const Cluster& cluster = topology.cluster;
+    const CommModel model(cluster, model_options(o, shown, topology));
     progress.finish();
     const std::vector<double> loads = read_task_loads(o.tasks);
     const auto num_tasks = static_cast<std::uint32_t>(loads.size());

@@ -11,8 +11,11 @@
 #include "nettopo/assemble/assemble.hpp"
 #include "nettopo/assemble/check_report.hpp"
 #include "nettopo/formats/archive.hpp"
+#include "nettopo/formats/image.hpp"
 #include "nettopo/model/cluster_diff.hpp"
 #include "nettopo/model/progress.hpp"
+#include "nettopo/query/index_choice.hpp"
+#include "nettopo/query/kept_index.hpp"
 #include "nettopo/query/summary.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/parse.hpp"
@@ -38,7 +41,8 @@ struct Options {
     std::vector<std::string> latencies;
     bool hosts_only = false, strict = false, check = false, json = false, output_given = false;
     bool allowed_only = false;
-    bool mpi = false; // the hosts are the ranks of an MPI job (mpi_gather.hpp)
+    bool keep_index = false; // --index: the image beside the archive, with the distance index
+    bool mpi = false;        // the hosts are the ranks of an MPI job (mpi_gather.hpp)
     bool assembling() const {
         return !sources.hosts.empty() || !sources.ibnetdiscover.empty() || !sources.slurm.empty() ||
                hosts_only || mpi;
@@ -151,6 +155,8 @@ int discover(const Options& o) {
                                   "which -o - already uses for the archive");
     if (o.expect == "-" && o.input == "-")
         throw nettopo::UsageError("-i - and --expect - cannot both read standard input");
+    if (o.keep_index && (o.output == "-" || o.output.empty()))
+        throw nettopo::UsageError("--index writes the image beside the archive: give -o FILE");
     if (o.json && !o.summary && !o.check)
         throw nettopo::UsageError("--json applies to --summary or --check");
     if (!o.sources.node_name_map.empty() && o.sources.ibnetdiscover.empty())
@@ -194,6 +200,22 @@ int discover(const Options& o) {
     if (!o.quiet && o.output != "-")
         std::cerr << fmt::format("nettopo-discover: wrote {} ({})\n", o.output,
                                  nettopo::cluster_counts(*cluster));
+    if (o.keep_index) {
+        // Stamped with the archive just written: the image stands for it.
+        const std::string image = nettopo::sibling_image_path(o.output);
+        nettopo::DistanceIndexOptions options;
+        options.progress = &progress;
+        const auto index =
+            nettopo::index_for_batch(*cluster, nettopo::IndexUse::Always, std::nullopt, options);
+        const bool kept = index && nettopo::keeps(*index);
+        nettopo::save_image(*cluster, kept ? index.get() : nullptr, image,
+                            nettopo::file_stamp(o.output));
+        if (!o.quiet)
+            std::cerr << fmt::format("nettopo-discover: wrote {} ({})\n", image,
+                                     kept    ? index->description()
+                                     : index ? "no index: a row cache fills itself on demand"
+                                             : "no index");
+    }
     if (o.summary && !o.check) { // a check has printed it
         const nettopo::ClusterSummary summary = nettopo::summarize(*cluster);
         if (o.json)
@@ -264,6 +286,9 @@ int main(int argc, char** argv) {
                  "hop counts between hosts, problems) and exit 1 on problems; writes the "
                  "archive only with an explicit -o");
     app.add_flag("--json", o.json, "--summary or --check as JSON");
+    app.add_flag("--index", o.keep_index,
+                 "Also write the binary image beside the archive (its extension replaced by "
+                 ".ntimg) with the distance index built, which the tools then read instead");
     app.add_option("--expect", o.expect,
                    "Compare the result with this cluster (archive, description or hwloc XML): "
                    "each difference and a summary on stderr, exit 3 when they differ");

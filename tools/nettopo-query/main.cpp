@@ -8,6 +8,7 @@
 #include "common/tool_support.hpp"
 #include "nettopo-query/export_formats.hpp"
 #include "nettopo-query/distribute_command.hpp"
+#include "nettopo-query/index_command.hpp"
 #include "nettopo-query/query_printer.hpp"
 #include "nettopo/fabric/dot_highlight.hpp"
 #include "nettopo/fabric/dot_writer.hpp"
@@ -43,6 +44,8 @@ struct Options {
     std::uint64_t index = 0;        // the PE or node of a single-index query
     std::uint64_t k = 0;
     DistributeRequest distribute; // distribute N [--policy] [--rankfile] [--slurm]
+    std::string index_kind = "auto"; // index: --kind
+    std::uint64_t budget_mb = 512;   // index: --budget-mb
 };
 
 // Context handed to every sub-command.
@@ -52,8 +55,9 @@ struct Run {
     const LoadOptions& load;
     QueryEngine engine;
     QueryPrinter out;
-    std::unique_ptr<DistanceIndex> index; // what the engine looks distances up in, if any
-    int code = exit_ok;                   // diff: exit_differences when the clusters differ
+    std::unique_ptr<DistanceIndex> index;     // what the engine looks distances up in, if any
+    int code = exit_ok;                       // diff: exit_differences when the clusters differ
+    const LoadedTopology* topology = nullptr; // what was read: the kept index, the image
 
     PeId pe() const { return cluster.require_pe(o.index); }
     PeId pair_pe(std::size_t i) const { return cluster.require_pe(o.pes.at(i)); }
@@ -61,7 +65,13 @@ struct Run {
     // Gives the engine the index --index picks for this many questions
     // (nullopt: not known in advance; index_choice.hpp states the rule).
     void plan(std::optional<std::uint64_t> questions) {
-        index = index_for_batch(cluster, parse_index_use(o.index_use), questions);
+        // A kept index costs nothing more: every batch takes it, unless never.
+        const IndexUse use = parse_index_use(o.index_use);
+        if (topology->kept_index && use != IndexUse::Never) {
+            engine = QueryEngine(cluster, topology->kept_index.get());
+            return;
+        }
+        index = index_for_batch(cluster, use, questions);
         engine = QueryEngine(cluster, index.get());
     }
 
@@ -220,6 +230,16 @@ const std::vector<SubCommand>& commands() {
              r.o.json ? write_diff_json(diff, std::cout) : write_diff_text(diff, std::cout);
              if (!diff.identical()) r.code = exit_differences;
          }},
+        {"index",
+         "Build the distance index and keep it with the cluster in a binary image, which later "
+         "calls read instead of the archive",
+         "",
+         [](Run& r) {
+             run_index_command(
+                 *r.topology,
+                 {r.o.input, r.o.output, r.o.index_kind, r.o.budget_mb, r.o.json, r.load.progress},
+                 std::cout);
+         }},
     };
     return table;
 }
@@ -301,6 +321,19 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
                         "A and B, each a PE index or a machine name) or a hostlist of machines "
                         "('node[01-04]', with the switches and links joining them)");
     }
+    if (std::string_view(c.name) == "index") {
+        sub->add_option("-o,--output", o.output,
+                        "Image to write (default: beside the archive, its extension "
+                        "replaced by .ntimg)");
+        sub->add_option("--kind", o.index_kind,
+                        "Index kept: auto (the family's closed form, else a dense table or "
+                        "labels as the budget allows), dense, labels, none (the cluster alone)")
+            ->capture_default_str()
+            ->check(CLI::IsMember({"auto", "dense", "labels", "none"}));
+        sub->add_option("--budget-mb", o.budget_mb, "Largest memory the index may take, in MiB")
+            ->capture_default_str()
+            ->check(index_check);
+    }
     if (std::string_view(c.name) == "export") {
         sub->add_option("--format", o.format,
                         "Output format: slurm (topology.conf), slurm-yaml (topology.yaml), "
@@ -321,7 +354,7 @@ int main(int argc, char** argv) {
     Options o;
     CLI::App app{"Query a cluster topology: nettopo archive, description file or hwloc XML. "
                  "Without -i: $NETTOPO_ARCHIVE, else ./net_topo.xml, else this machine."};
-    app.add_option("-i,--input", o.input, "Topology to read ('-' = stdin)");
+    app.add_option("-i,--input", o.input, "LoadedTopology to read ('-' = stdin)");
     app.add_flag("--json", o.json, "One JSON object per result line");
     app.add_option("--node-level", o.node_level, "Node level where the input does not choose")
         ->capture_default_str();
@@ -362,8 +395,9 @@ int main(int argc, char** argv) {
         load.node_level = parse_node_level(o.node_level);
         load.build.allow_disconnected = o.allow_disconnected;
         load.pu_scope = o.allowed_only ? PuScope::allowed_only : PuScope::whole_machine;
-        const Cluster cluster = load_or_discover(
-            o.input.empty() ? default_input("nettopo-query", o.quiet) : o.input, load);
+        if (o.input.empty()) o.input = default_input("nettopo-query", o.quiet);
+        const LoadedTopology topology = load_input("nettopo-query", o.input, load, o.quiet);
+        const Cluster& cluster = topology.cluster;
         const std::string name = app.get_subcommands().front()->get_name();
         for (const SubCommand& c : commands())
             if (name == c.name) {
@@ -373,6 +407,7 @@ int main(int argc, char** argv) {
                         QueryEngine(cluster),
                         QueryPrinter(std::cout, o.json, cluster),
                         nullptr};
+                run.topology = &topology;
                 c.run(run);
                 return run.code;
             }

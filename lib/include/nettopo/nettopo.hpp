@@ -31,6 +31,7 @@
 #include "nettopo/query/distance_index.hpp"
 #include "nettopo/query/distribute.hpp"
 #include "nettopo/query/index_choice.hpp"
+#include "nettopo/query/kept_index.hpp"
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/query/summary.hpp"
@@ -40,6 +41,7 @@
 
 #include "nettopo/formats/archive.hpp"
 #include "nettopo/formats/description.hpp"
+#include "nettopo/formats/image.hpp"
 #include "nettopo/formats/load.hpp"
 
 #include "nettopo/fabric/fabric.hpp"

@@ -39,7 +39,10 @@ CommModel::CommModel(const Cluster& cluster, const CommModelOptions& options)
     if (!(options.intra_machine_gbps > 0) || !(options.default_link_gbps > 0))
         throw UsageError("bandwidths of the communication model must be > 0");
     require_connected(cluster);
-    index_ = build_distance_index(cluster, options.index);
+    index_ =
+        options.kept_index
+            ? options.kept_index
+            : std::shared_ptr<const DistanceIndex>(build_distance_index(cluster, options.index));
     const Network& net = cluster.network();
     injection_gbps_.resize(cluster.num_machines());
     for (std::uint32_t m = 0; m < cluster.num_machines(); ++m) {

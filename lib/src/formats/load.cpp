@@ -3,6 +3,7 @@
 #include "formats/readers.hpp"
 #include "hwloc/hwloc_buffer.hpp"
 #include "hwloc/hwloc_xml_check.hpp"
+#include "nettopo/formats/image.hpp"
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/parse.hpp"
@@ -48,6 +49,7 @@ std::string_view xml_root_name(std::string_view s) {
 }
 
 InputKind kind_of(std::string_view buffer, const std::string& source) {
+    if (looks_like_image(buffer)) return InputKind::Image;
     const std::string_view root = xml_root_name(buffer);
     if (root.empty()) return InputKind::Description;
     if (root == "nettopo") return InputKind::Archive;
@@ -82,11 +84,25 @@ const char* to_string(InputKind kind) {
         return "topology description";
     case InputKind::HwlocXml:
         return "hwloc XML export";
+    case InputKind::Image:
+        return "nettopo binary image";
     }
     return "?";
 }
 
+// The first bytes of a file, enough to tell an image ("" for stdin or what cannot be read).
+static std::string file_head(const std::string& path, std::size_t bytes = 8) {
+    if (path == "-") return {};
+    std::ifstream in(path, std::ios::binary);
+    std::string head(bytes, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(bytes));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    return head;
+}
+
 InputKind detect_input_kind(const std::string& path) {
+    // An image is recognised without reading it whole.
+    if (looks_like_image(file_head(path))) return InputKind::Image;
     return kind_of(read_all(path), path);
 }
 
@@ -113,9 +129,13 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
         machine.tree = std::move(tree);
         return one_machine(std::move(machine), path, "synthetic", options);
     }
+    if (looks_like_image(file_head(path)))
+        return read_image(path, options.build.allow_disconnected, ImageIndex::skip).cluster;
     const std::string source = path == "-" ? "<stdin>" : path;
     const std::string buffer = read_all(path);
     switch (kind_of(buffer, source)) {
+    case InputKind::Image:
+        throw InputError(source, 0, "a nettopo binary image is read from a file, not a pipe");
     case InputKind::Archive: {
         Cluster c = detail::read_archive_buffer(buffer, source, options);
         if (options.progress) options.progress->finish();
@@ -139,6 +159,34 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
     }
     }
     throw Error("unreachable input kind");
+}
+
+LoadedTopology load_topology(const std::string& path, const LoadOptions& options) {
+    const bool allow = options.build.allow_disconnected;
+    if (names_synthetic(path) || path == "-") return {load_cluster(path, options), nullptr, {}, {}};
+    if (looks_like_image(file_head(path))) {
+        Image image = read_image(path, allow);
+        return {std::move(image.cluster), std::move(image.index), path, {}};
+    }
+    std::error_code ec;
+    const std::string sibling = sibling_image_path(path);
+    // Only a nettopo archive has an image beside it (its root element is in its first lines).
+    if (sibling == path || !std::filesystem::is_regular_file(sibling, ec) ||
+        xml_root_name(file_head(path, 4096)) != "nettopo")
+        return {load_cluster(path, options), nullptr, {}, {}};
+    const ImageHeader header = read_image_header(sibling);
+    if (header.source && *header.source == file_stamp(path)) {
+        Image image = read_image(sibling, allow);
+        return {std::move(image.cluster), std::move(image.index), sibling, {}};
+    }
+    LoadedTopology t{load_cluster(path, options), nullptr, {}, {}};
+    if (header.has_index && header.network_checksum == network_checksum(t.cluster.network())) {
+        t.kept_index = read_image_index(sibling, t.cluster, header.network_checksum);
+        t.image = sibling;
+    } else {
+        t.stale_image = sibling;
+    }
+    return t;
 }
 
 Cluster discover_cluster(const LoadOptions& options) {

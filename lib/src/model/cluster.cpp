@@ -28,6 +28,42 @@ const Cluster::Run& Cluster::run_of_node(NodeId n) const {
     return find_run(runs(), n.value, [](const Run& r) { return r.first_node; });
 }
 
+Cluster Cluster::from_parts(std::string name, std::string family, std::vector<MachineType> types,
+                            std::span<const Run> runs, NameTable machine_names,
+                            NameTable switch_names, Network network) {
+    const std::uint32_t machines = network.num_machines();
+    if (machines == 0 || runs.empty() || runs.front().first_machine != 0)
+        throw ValueError("", "the runs of machines do not start at the first machine");
+    if (machine_names.size() != machines || switch_names.size() != network.num_switches())
+        throw ValueError("", "the name tables do not match the network");
+    Cluster c;
+    std::uint64_t pe = 0, node = 0;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const Run& r = runs[i];
+        const std::uint32_t end = i + 1 < runs.size() ? runs[i + 1].first_machine : machines;
+        if (r.type.value >= types.size() || r.first_machine >= end || end > machines)
+            throw ValueError("", fmt::format("run {} of machines is out of order or range", i));
+        c.runs_.push_back({r.first_machine, static_cast<std::uint32_t>(pe),
+                           static_cast<std::uint32_t>(node), r.type});
+        const MachineType& t = types[r.type.value];
+        if (t.num_pus() == 0)
+            throw ValueError("", fmt::format("machine type {} has no PU", r.type.value));
+        pe += std::uint64_t{end - r.first_machine} * t.num_pus();
+        node += std::uint64_t{end - r.first_machine} * t.num_nodes();
+        if (pe >= 0xffffffffull || node >= 0xffffffffull)
+            throw ValueError("", "too many PEs or nodes for 32-bit ids");
+    }
+    c.runs_.push_back(
+        {machines, static_cast<std::uint32_t>(pe), static_cast<std::uint32_t>(node), TypeId()});
+    c.name_ = std::move(name);
+    c.family_ = std::move(family);
+    c.types_ = std::move(types);
+    c.machine_names_ = std::move(machine_names);
+    c.switch_names_ = std::move(switch_names);
+    c.network_ = std::move(network);
+    return c;
+}
+
 std::string_view Cluster::vertex_name(VertexId v) const {
     return network_.is_machine(v) ? machine_name(MachineId(v.value))
                                   : switch_name(switch_of_vertex(v));

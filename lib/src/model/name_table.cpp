@@ -1,5 +1,7 @@
 #include "nettopo/model/name_table.hpp"
 
+#include "nettopo/support/error.hpp"
+
 #include <algorithm>
 #include <numeric>
 
@@ -37,6 +39,23 @@ std::optional<std::uint32_t> NameTable::repeated() const {
     for (std::size_t i = 1; i < sorted_.size(); ++i)
         if ((*this)[sorted_[i]] == (*this)[sorted_[i - 1]]) return sorted_[i];
     return std::nullopt;
+}
+
+NameTable NameTable::from_arrays(std::string pool, std::vector<std::uint64_t> offsets,
+                                 std::vector<std::uint32_t> sorted) {
+    if (offsets.empty() || offsets.front() != 0 || offsets.back() != pool.size())
+        throw ValueError("", "name offsets do not span the name pool");
+    const std::size_t n = offsets.size() - 1;
+    for (std::size_t i = 0; i < n; ++i)
+        if (offsets[i] > offsets[i + 1]) throw ValueError("", "name offsets decrease");
+    if (sorted.size() != n) throw ValueError("", "the name index does not list every name");
+    for (std::uint32_t i : sorted)
+        if (i >= n) throw ValueError("", "the name index names a name past the end");
+    NameTable t;
+    t.pool_ = std::move(pool);
+    t.offsets_ = std::move(offsets);
+    t.sorted_ = std::move(sorted);
+    return t;
 }
 
 } // namespace nettopo

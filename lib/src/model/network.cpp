@@ -1,7 +1,12 @@
 #include "nettopo/model/network.hpp"
 
+#include "nettopo/support/array_file.hpp"
+#include "nettopo/support/error.hpp"
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <fmt/format.h>
 #include <numeric>
 
 namespace nettopo {
@@ -52,6 +57,115 @@ Network::Network(std::uint32_t num_machines, std::uint32_t num_switches, std::ve
             latencies_ps_[i] = to_picoseconds(links_[tmp[j].second].latency_ns);
         }
     }
+    view_own_arrays();
+}
+
+void Network::view_own_arrays() {
+    links_v_ = links_;
+    offsets_v_ = offsets_;
+    targets_v_ = targets_;
+    latencies_v_ = latencies_ps_;
+    link_ids_v_ = link_ids_;
+}
+
+Network::Network(const Network& other)
+    : num_machines_(other.num_machines_), num_switches_(other.num_switches_), links_(other.links_),
+      offsets_(other.offsets_), targets_(other.targets_), latencies_ps_(other.latencies_ps_),
+      link_ids_(other.link_ids_), forwards_(other.forwards_), num_end_hosts_(other.num_end_hosts_),
+      links_v_(other.links_v_), offsets_v_(other.offsets_v_), targets_v_(other.targets_v_),
+      latencies_v_(other.latencies_v_), link_ids_v_(other.link_ids_v_),
+      keep_alive_(other.keep_alive_) {
+    if (!keep_alive_) view_own_arrays();
+}
+
+Network& Network::operator=(const Network& other) {
+    if (this != &other) *this = Network(other);
+    return *this;
+}
+
+Network Network::from_arrays(std::uint32_t num_machines, std::uint32_t num_switches, Arrays a) {
+    const std::uint64_t n = std::uint64_t{num_machines} + num_switches;
+    const std::span<const Link> links = a.links;
+    if (n >= 0xffffffffull || 2 * std::uint64_t{links.size()} >= 0xffffffffull)
+        throw ValueError("", "the network is too large for 32-bit ids");
+    for (std::size_t i = 0; i < links.size(); ++i) {
+        const Link& l = links[i];
+        if (!(l.a < l.b) || l.b.value >= n)
+            throw ValueError("", fmt::format("link {} has ends out of range", i));
+        if (i > 0 && !(links[i - 1].a < l.a || (links[i - 1].a == l.a && links[i - 1].b < l.b)))
+            throw ValueError("", fmt::format("link {} is out of order", i));
+        if (!(l.latency_ns >= 0 && l.latency_ns <= max_link_latency_ns))
+            throw ValueError("", fmt::format("link {} has a latency out of range", i));
+    }
+    const std::uint64_t entries = 2 * std::uint64_t{links.size()};
+    if (a.offsets.size() != n + 1 || a.offsets.front() != 0 || a.offsets.back() != entries)
+        throw ValueError("", "adjacency offsets do not span the links");
+    if (a.targets.size() != entries || a.latencies_ps.size() != entries ||
+        a.link_ids.size() != entries)
+        throw ValueError("", "adjacency arrays differ in length");
+    for (std::uint64_t v = 0; v < n; ++v) {
+        const std::uint32_t from = a.offsets[v], to = a.offsets[v + 1];
+        if (from > to) throw ValueError("", "adjacency offsets decrease");
+        for (std::uint32_t i = from; i < to; ++i)
+            if (a.targets[i].value >= n || a.link_ids[i] >= links.size() || a.latencies_ps[i] < 0 ||
+                (i > from && !(a.targets[i - 1] < a.targets[i])))
+                throw ValueError("", fmt::format("adjacency of vertex {} is inconsistent", v));
+    }
+    if (!a.forwards.empty() && a.forwards.size() != num_machines)
+        throw ValueError("", "forwarding flags do not match the machines");
+    Network net;
+    net.num_machines_ = num_machines;
+    net.num_switches_ = num_switches;
+    if (a.keep_alive) {
+        net.offsets_.clear();
+        net.links_v_ = a.links;
+        net.offsets_v_ = a.offsets;
+        net.targets_v_ = a.targets;
+        net.latencies_v_ = a.latencies_ps;
+        net.link_ids_v_ = a.link_ids;
+        net.keep_alive_ = std::move(a.keep_alive);
+    } else { // nobody keeps the arrays: copied
+        net.links_.assign(a.links.begin(), a.links.end());
+        net.offsets_.assign(a.offsets.begin(), a.offsets.end());
+        net.targets_.assign(a.targets.begin(), a.targets.end());
+        net.latencies_ps_.assign(a.latencies_ps.begin(), a.latencies_ps.end());
+        net.link_ids_.assign(a.link_ids.begin(), a.link_ids.end());
+        net.view_own_arrays();
+    }
+    net.forwards_ = std::move(a.forwards);
+    net.num_end_hosts_ =
+        static_cast<std::uint32_t>(std::count(net.forwards_.begin(), net.forwards_.end(), 0));
+    if (net.num_end_hosts_ == 0) std::vector<std::uint8_t>().swap(net.forwards_);
+    return net;
+}
+
+std::uint64_t network_checksum(const Network& net) {
+    // Fields packed without padding, hashed a block at a time (each block's
+    // hash seeds the next): the padding of Link is never read.
+    struct Packed {
+        std::uint32_t a, b;
+        std::int64_t latency_ps;
+        std::uint64_t bandwidth_bits;
+        std::uint64_t multiplicity;
+    };
+    std::uint64_t counts[3] = {net.num_machines(), net.num_switches(), net.num_links()};
+    std::uint64_t h = hash_bytes(counts, sizeof counts);
+    std::vector<Packed> block;
+    block.reserve(4096);
+    auto flush = [&] {
+        h = hash_bytes(block.data(), block.size() * sizeof(Packed), h);
+        block.clear();
+    };
+    for (const Link& l : net.links()) {
+        Packed p{l.a.value, l.b.value, to_picoseconds(l.latency_ns), 0, l.multiplicity};
+        std::memcpy(&p.bandwidth_bits, &l.bandwidth_gbps, sizeof p.bandwidth_bits);
+        block.push_back(p);
+        if (block.size() == block.capacity()) flush();
+    }
+    flush();
+    std::vector<std::uint8_t> flags(net.num_machines());
+    for (std::uint32_t m = 0; m < net.num_machines(); ++m) flags[m] = net.forwards(VertexId(m));
+    return hash_bytes(flags.data(), flags.size(), h);
 }
 
 Components connected_components(const Network& net) {

@@ -60,6 +60,8 @@ private:
     bool same_ = true;
 };
 
+constexpr std::uint32_t latencies_tag = array_tag("CLAT"), general_tag = array_tag("CGEN");
+
 class ClosedFormIndex final : public DistanceIndex {
 public:
     // `general` is null when the family's latency formula is exact.
@@ -77,6 +79,14 @@ public:
         return sizeof(*this) + family_->spec().size() + (general_ ? general_->memory_bytes() : 0);
     }
 
+    bool can_keep() const override { return !general_ || general_->can_keep(); }
+    // The check's outcome: the learned latencies, then the general helper.
+    void write_kept(ArrayWriter& out) const override {
+        out.value(latencies_tag, ps_);
+        out.value(general_tag, std::uint32_t{general_ != nullptr});
+        if (general_) write_kept_index_body(*general_, out);
+    }
+
     std::uint32_t hops(MachineId a, MachineId b) const override {
         return family_->shortest_hops(a.value, b.value);
     }
@@ -92,6 +102,33 @@ private:
 };
 
 } // namespace
+
+std::unique_ptr<DistanceIndex> read_closed_form_index(
+    const Cluster& cluster, ArrayReader& in,
+    const std::function<std::unique_ptr<DistanceIndex>(ArrayReader&)>& read_general) {
+    std::unique_ptr<Family> family;
+    try {
+        family = family_from_spec(cluster.family());
+    } catch (const UsageError&) {
+        in.fail("holds a closed form, but the cluster's family record is not a family");
+    }
+    const Network& net = cluster.network();
+    // The network's checksum matched the one checked then: what remains to
+    // guard against is a file whose family disagrees with its own network.
+    if (family->num_machines() != net.num_machines() ||
+        family->num_switches() != net.num_switches() || family->num_links() != net.num_links())
+        in.fail("holds a closed form whose family does not have the network's size");
+    const auto ps = in.value<ClassLatenciesPs>(latencies_tag);
+    for (const std::int64_t p : ps)
+        if (p < -1 || p > to_picoseconds(max_link_latency_ns))
+            in.fail(latencies_tag, "holds a latency out of range");
+    const auto has_general = in.value<std::uint32_t>(general_tag);
+    if (has_general > 1 || (has_general == 0) != family->has_latency_formula(ps))
+        in.fail(general_tag, "does not match the family");
+    std::unique_ptr<DistanceIndex> general;
+    if (has_general) general = read_general(in);
+    return std::make_unique<ClosedFormIndex>(std::move(family), ps, std::move(general));
+}
 
 std::unique_ptr<DistanceIndex>
 make_closed_form_index(const Cluster& cluster,

@@ -12,6 +12,7 @@
 
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/query/distance_index.hpp"
+#include "nettopo/support/array_file.hpp"
 
 #include <functional>
 #include <memory>
@@ -33,5 +34,15 @@ make_closed_form_index(const Cluster& cluster,
 // rule (index_choice.hpp) both try first.
 std::unique_ptr<DistanceIndex> closed_form_index(const Cluster& cluster,
                                                  const DistanceIndexOptions& options);
+
+// A closed form kept by its write_kept (kept_index.hpp); `read_general`
+// reads its general helper when it has one.
+std::unique_ptr<DistanceIndex> read_closed_form_index(
+    const Cluster& cluster, ArrayReader& in,
+    const std::function<std::unique_ptr<DistanceIndex>(ArrayReader&)>& read_general);
+
+// Writes the kind of `index` and its write_kept (kept_index.cpp): how a
+// closed form writes its general helper.
+void write_kept_index_body(const DistanceIndex& index, ArrayWriter& out);
 
 } // namespace nettopo

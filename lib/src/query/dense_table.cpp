@@ -25,6 +25,12 @@ std::size_t triangle_index(std::size_t n, std::size_t u, std::size_t v) {
     return u * (2 * n - u - 1) / 2 + (v - u - 1);
 }
 
+struct Shape {
+    std::uint32_t n, hop_bytes, latency_bytes; // latency_bytes 0: uniform
+};
+constexpr std::uint32_t shape_tag = array_tag("DSHP"), hops_tag = array_tag("DHOP"),
+                        latency_tag = array_tag("DLAT");
+
 template <class H, class L> class DenseTable final : public FoldedIndex<DenseTable<H, L>> {
     static constexpr bool uniform = std::is_same_v<L, NoLatency>;
     using Base = FoldedIndex<DenseTable<H, L>>;
@@ -37,6 +43,21 @@ public:
         if constexpr (!uniform) latency_.resize(pairs);
         for_each_core_row(f, !uniform, threads, progress, "dense table",
                           [&](std::uint32_t s, const CoreRow& row) { store(s, row); });
+    }
+
+    // A kept table (read_dense_table checked the sizes).
+    DenseTable(KeptCore& k, std::vector<H> hops, std::vector<L> latency)
+        : Base(k), n_(k.num_core), uniform_ps_(k.uniform_ps.value_or(0)), hops_(std::move(hops)) {
+        if constexpr (!uniform) latency_ = std::move(latency);
+    }
+
+    bool can_keep() const override { return true; }
+    void write_kept(ArrayWriter& out) const override {
+        this->write_core(out, uniform ? std::optional<std::int64_t>(uniform_ps_) : std::nullopt);
+        out.value(shape_tag,
+                  Shape{n_, sizeof(H), uniform ? 0u : static_cast<std::uint32_t>(sizeof(L))});
+        out.array(hops_tag, hops_);
+        if constexpr (!uniform) out.array(latency_tag, latency_);
     }
 
     std::string description() const override {
@@ -114,6 +135,52 @@ std::size_t dense_table_bytes(const FoldedCore& f, const CoreBounds& bounds) {
                    pairs_of(f.num_core()) * (sizeof(H) + lat);
         });
     });
+}
+
+std::unique_ptr<DistanceIndex> read_dense_table(KeptCore k, ArrayReader& in) {
+    const auto shape = in.value<Shape>(shape_tag);
+    if (shape.n != k.num_core || (shape.latency_bytes == 0) != k.uniform_ps.has_value())
+        in.fail(shape_tag, "does not match the core");
+    const std::size_t pairs = pairs_of(shape.n);
+    auto read = [&](auto h, auto l) -> std::unique_ptr<DistanceIndex> {
+        using H = decltype(h);
+        using L = decltype(l);
+        auto hops = in.array<H>(hops_tag, pairs);
+        if (hops.size() != pairs) in.fail(hops_tag, "does not hold every pair");
+        std::vector<L> latency;
+        if constexpr (!std::is_same_v<L, NoLatency>) {
+            latency = in.array<L>(latency_tag, pairs);
+            if (latency.size() != pairs) in.fail(latency_tag, "does not hold every pair");
+            for (const L v : latency)
+                if (v != sentinel<L> && static_cast<std::uint64_t>(v) > std::uint64_t{1} << 62)
+                    in.fail(latency_tag, "holds a latency out of range");
+        }
+        return std::make_unique<DenseTable<H, L>>(k, std::move(hops), std::move(latency));
+    };
+    auto with_latency = [&](auto h) -> std::unique_ptr<DistanceIndex> {
+        switch (shape.latency_bytes) {
+        case 0:
+            return read(h, NoLatency{});
+        case 2:
+            return read(h, std::uint16_t{});
+        case 4:
+            return read(h, std::uint32_t{});
+        case 8:
+            return read(h, std::uint64_t{});
+        default:
+            in.fail(shape_tag, "has an unknown latency width");
+        }
+    };
+    switch (shape.hop_bytes) {
+    case 1:
+        return with_latency(std::uint8_t{});
+    case 2:
+        return with_latency(std::uint16_t{});
+    case 4:
+        return with_latency(std::uint32_t{});
+    default:
+        in.fail(shape_tag, "has an unknown hop width");
+    }
 }
 
 std::unique_ptr<DistanceIndex> make_dense_table(FoldedCore f, const CoreBounds& bounds,

@@ -22,4 +22,7 @@ std::size_t dense_table_bytes(const FoldedCore& f, const CoreBounds& bounds);
 std::unique_ptr<DistanceIndex> make_dense_table(FoldedCore f, const CoreBounds& bounds,
                                                 unsigned threads, Progress* progress);
 
+// A table kept by its write_kept (kept_index.hpp), after its core.
+std::unique_ptr<DistanceIndex> read_dense_table(KeptCore core, ArrayReader& in);
+
 } // namespace nettopo::detail

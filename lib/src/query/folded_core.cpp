@@ -159,4 +159,82 @@ std::string format_bytes(std::size_t bytes) {
     return u == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", v, units[u]);
 }
 
+namespace {
+
+struct CoreRecord {
+    std::uint32_t num_core, folded, complex, has_uniform;
+    std::int64_t uniform_ps;
+};
+
+constexpr std::uint32_t core_tag = array_tag("FCOR"), links_tag = array_tag("FLNK"),
+                        anchor_offsets_tag = array_tag("FAOF"), anchors_tag = array_tag("FANC"),
+                        peer_offsets_tag = array_tag("FPOF"), peer_machines_tag = array_tag("FPMA"),
+                        peer_ps_tag = array_tag("FPPS");
+
+// Offsets of a CSR list: from 0, never decreasing, ending at `total`.
+bool valid_offsets(const std::vector<std::uint32_t>& offsets, std::size_t total) {
+    if (offsets.empty() || offsets.front() != 0 || offsets.back() != total) return false;
+    for (std::size_t i = 1; i < offsets.size(); ++i)
+        if (offsets[i] < offsets[i - 1]) return false;
+    return true;
+}
+
+} // namespace
+
+void write_kept_core(const FoldedMachines& m, std::uint32_t num_core, std::uint32_t folded,
+                     std::uint32_t complex, std::optional<std::int64_t> uniform_ps,
+                     ArrayWriter& out) {
+    out.value(core_tag, CoreRecord{num_core, folded, complex, uniform_ps.has_value(),
+                                   uniform_ps.value_or(0)});
+    out.array(links_tag, m.links);
+    out.array(anchor_offsets_tag, m.anchor_offsets);
+    out.array(anchors_tag, m.anchors);
+    out.array(peer_offsets_tag, m.peer_offsets);
+    // PeerLink has padding: written as two arrays, so the file is the same every time.
+    std::vector<std::uint32_t> machines;
+    std::vector<std::int64_t> ps;
+    for (const PeerLink& p : m.peers) machines.push_back(p.machine), ps.push_back(p.latency_ps);
+    out.array(peer_machines_tag, machines);
+    out.array(peer_ps_tag, ps);
+}
+
+KeptCore read_kept_core(ArrayReader& in, std::uint32_t num_machines) {
+    const auto r = in.value<CoreRecord>(core_tag);
+    KeptCore k;
+    k.num_core = r.num_core;
+    k.folded = r.folded;
+    k.complex = r.complex;
+    if (r.has_uniform > 1 || (r.has_uniform && r.uniform_ps < 0))
+        in.fail(core_tag, "is inconsistent");
+    if (r.has_uniform) k.uniform_ps = r.uniform_ps;
+    FoldedMachines& m = k.machines;
+    m.links = in.array<HostLink>(links_tag, num_machines);
+    m.anchor_offsets = in.array<std::uint32_t>(anchor_offsets_tag, std::uint64_t{num_machines} + 1);
+    m.anchors = in.array<HostLink>(anchors_tag);
+    m.peer_offsets = in.array<std::uint32_t>(peer_offsets_tag, std::uint64_t{num_machines} + 1);
+    const auto machines = in.array<std::uint32_t>(peer_machines_tag);
+    const auto ps = in.array<std::int64_t>(peer_ps_tag, machines.size());
+    if (m.links.size() != num_machines) in.fail(links_tag, "does not hold every machine");
+    if (!valid_offsets(m.anchor_offsets, m.anchors.size()))
+        in.fail(anchor_offsets_tag, "has bad offsets");
+    if (!valid_offsets(m.peer_offsets, machines.size()) ||
+        m.peer_offsets.size() != m.anchor_offsets.size() || ps.size() != machines.size())
+        in.fail(peer_offsets_tag, "has bad offsets");
+    const std::size_t lists = m.anchor_offsets.size() - 1;
+    auto bad_link = [&](const HostLink& l) {
+        return l.core_vertex >= k.num_core || l.latency_ps < 0;
+    };
+    for (const HostLink& l : m.links)
+        if (l.is_complex() ? l.list_index() >= lists : bad_link(l))
+            in.fail(links_tag, "names a core vertex or list out of range");
+    for (const HostLink& l : m.anchors)
+        if (l.is_complex() || bad_link(l)) in.fail(anchors_tag, "names a core vertex out of range");
+    for (std::size_t i = 0; i < machines.size(); ++i) {
+        if (machines[i] >= num_machines || ps[i] < 0)
+            in.fail(peer_machines_tag, "names a machine out of range");
+        m.peers.push_back({machines[i], ps[i]});
+    }
+    return k;
+}
+
 } // namespace nettopo::detail

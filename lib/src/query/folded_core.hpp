@@ -23,6 +23,7 @@
 
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/query/distance_index.hpp"
+#include "nettopo/support/array_file.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -116,6 +117,20 @@ struct FoldedCore {
 
 FoldedCore fold_network(const Network& net);
 
+// What a kept index (kept_index.hpp) holds of its folded core: the
+// per-machine tables and the core's size, not its graph.
+struct KeptCore {
+    FoldedMachines machines;
+    std::uint32_t num_core = 0, folded = 0, complex = 0;
+    std::optional<std::int64_t> uniform_ps;
+};
+void write_kept_core(const FoldedMachines& machines, std::uint32_t num_core, std::uint32_t folded,
+                     std::uint32_t complex, std::optional<std::int64_t> uniform_ps,
+                     ArrayWriter& out);
+// Checks every core vertex, list index and offset against the sizes read
+// and `num_machines` (InputError through `in` otherwise).
+KeptCore read_kept_core(ArrayReader& in, std::uint32_t num_machines);
+
 // Upper bounds of the core's largest finite hop count and latency: twice the
 // eccentricity of one vertex per component (one BFS and one Dijkstra each),
 // to pick the narrowest exact types before a table is filled.
@@ -139,6 +154,10 @@ public:
     explicit FoldedIndex(FoldedCore& f)
         : machines_(std::move(f.machines)), num_core_(f.num_core()), folded_(f.folded),
           complex_(f.complex) {}
+    // Takes a kept index's machines.
+    explicit FoldedIndex(KeptCore& k)
+        : machines_(std::move(k.machines)), num_core_(k.num_core), folded_(k.folded),
+          complex_(k.complex) {}
 
     std::uint32_t hops(MachineId a, MachineId b) const final {
         if (a == b) return 0;
@@ -160,6 +179,10 @@ public:
 protected:
     std::size_t machine_bytes() const { return machines_.bytes(); }
     std::string core_summary() const { return describe_core(num_core_, folded_, complex_); }
+    std::uint32_t num_core() const { return num_core_; }
+    void write_core(ArrayWriter& out, std::optional<std::int64_t> uniform_ps) const {
+        write_kept_core(machines_, num_core_, folded_, complex_, uniform_ps, out);
+    }
 
 private:
     const Derived& self() const { return static_cast<const Derived&>(*this); }

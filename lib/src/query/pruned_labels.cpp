@@ -184,11 +184,52 @@ private:
     std::vector<std::uint32_t> settled_list_;
 };
 
+constexpr std::uint32_t shape_tag = array_tag("LSHP");
+constexpr std::uint32_t hop_tags[3] = {array_tag("LHOF"), array_tag("LHHU"), array_tag("LHDI")};
+constexpr std::uint32_t ps_tags[3] = {array_tag("LLOF"), array_tag("LLHU"), array_tag("LLDI")};
+
+template <class D>
+void write_flat(const FlatLabels<D>& l, const std::uint32_t (&tags)[3], ArrayWriter& out) {
+    out.array(tags[0], l.offsets);
+    out.array(tags[1], l.hubs);
+    out.array(tags[2], l.dists);
+}
+
+// Labels of n vertices (a uniform core's latency labels are all empty).
+template <class D>
+FlatLabels<D> read_flat(ArrayReader& in, const std::uint32_t (&tags)[3], std::uint32_t n) {
+    FlatLabels<D> l;
+    l.offsets = in.array<std::uint64_t>(tags[0], std::uint64_t{n} + 1);
+    l.hubs = in.array<std::uint32_t>(tags[1]);
+    l.dists = in.array<D>(tags[2], l.hubs.size());
+    if (l.offsets.size() != std::uint64_t{n} + 1 || l.offsets.front() != 0 ||
+        l.offsets.back() != l.hubs.size() || l.dists.size() != l.hubs.size())
+        in.fail(tags[0], "does not match its hubs");
+    for (std::size_t i = 1; i < l.offsets.size(); ++i)
+        if (l.offsets[i] < l.offsets[i - 1]) in.fail(tags[0], "decreases");
+    // Two distances are added: each must leave room for the other.
+    for (const D d : l.dists)
+        if (static_cast<std::uint64_t>(d) >= std::uint64_t{1} << (8 * sizeof(D) - 2))
+            in.fail(tags[2], "holds a distance out of range");
+    return l;
+}
+
 class PrunedLabels final : public FoldedIndex<PrunedLabels> {
 public:
     PrunedLabels(FoldedCore f, FlatLabels<std::uint32_t> hops, FlatLabels<std::int64_t> latency)
         : FoldedIndex(f), uniform_ps_(f.uniform_ps), hops_(std::move(hops)),
           latency_(std::move(latency)) {}
+    PrunedLabels(KeptCore& k, FlatLabels<std::uint32_t> hops, FlatLabels<std::int64_t> latency)
+        : FoldedIndex(k), uniform_ps_(k.uniform_ps), hops_(std::move(hops)),
+          latency_(std::move(latency)) {}
+
+    bool can_keep() const override { return true; }
+    void write_kept(ArrayWriter& out) const override {
+        write_core(out, uniform_ps_);
+        out.value(shape_tag, num_core());
+        write_flat(hops_, hop_tags, out);
+        write_flat(latency_, ps_tags, out);
+    }
 
     std::string description() const override {
         const double n = static_cast<double>(hops_.offsets.size() - 1);
@@ -222,6 +263,13 @@ private:
 };
 
 } // namespace
+
+std::unique_ptr<DistanceIndex> read_labels(KeptCore k, ArrayReader& in) {
+    if (in.value<std::uint32_t>(shape_tag) != k.num_core) in.fail(shape_tag, "does not match");
+    auto hops = read_flat<std::uint32_t>(in, hop_tags, k.num_core);
+    auto latency = read_flat<std::int64_t>(in, ps_tags, k.num_core);
+    return std::make_unique<PrunedLabels>(k, std::move(hops), std::move(latency));
+}
 
 LabelsOutcome make_labels(FoldedCore& f, std::size_t budget_bytes, Progress* progress) {
     const Network& g = f.core;

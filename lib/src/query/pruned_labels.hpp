@@ -31,4 +31,7 @@ struct LabelsOutcome {
 // (leaving `f` untouched), else moves from `f`.
 LabelsOutcome make_labels(FoldedCore& f, std::size_t budget_bytes, Progress* progress);
 
+// Labels kept by their write_kept (kept_index.hpp), after their core.
+std::unique_ptr<DistanceIndex> read_labels(KeptCore core, ArrayReader& in);
+
 } // namespace nettopo::detail

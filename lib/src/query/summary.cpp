@@ -1,5 +1,6 @@
 #include "nettopo/query/summary.hpp"
 
+#include "nettopo/query/index_choice.hpp"
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/support/text.hpp"
 
@@ -42,17 +43,29 @@ std::uint32_t diameter_by_search(const Network& net, bool& exact) {
 
 } // namespace
 
-HopDistribution machine_hop_distribution(const Cluster& cluster, std::uint32_t max_sources) {
+HopDistribution machine_hop_distribution(const Cluster& cluster, std::uint32_t max_sources,
+                                         IndexUse use) {
     HopDistribution d;
     const std::uint32_t machines = cluster.num_machines();
     d.all_sources = machines <= max_sources;
     const std::uint32_t sources = d.all_sources ? machines : max_sources;
+    // One search answers a whole row: the rule weighs `sources` searches
+    // against building the index, whose rows are then looked up.
+    const auto index = index_for_batch(cluster, use, sources);
     NetworkSearch search(cluster.network());
-    std::vector<std::uint32_t> hops;
+    std::vector<std::uint32_t> hops(machines);
     for (std::uint32_t i = 0; i < sources; ++i) {
         // Evenly spread over the machine ids when sampling: deterministic.
         const auto s = static_cast<std::uint32_t>(std::uint64_t{i} * machines / sources);
-        search.hops_from(VertexId(s), hops);
+        if (index) {
+            for (std::uint32_t t = 0; t < machines; ++t) {
+                const std::uint32_t h = index->hops(MachineId(s), MachineId(t));
+                hops[t] =
+                    h == DistanceIndex::unreachable_hops ? NetworkSearch::unreachable_hops : h;
+            }
+        } else {
+            search.hops_from(VertexId(s), hops);
+        }
         for (std::uint32_t t = 0; t < machines; ++t) {
             if (t == s) continue;
             if (hops[t] == NetworkSearch::unreachable_hops) {

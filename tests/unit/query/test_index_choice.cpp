@@ -3,6 +3,7 @@
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/query/index_choice.hpp"
 #include "nettopo/query/query_engine.hpp"
+#include "nettopo/query/summary.hpp"
 #include "nettopo/support/error.hpp"
 #include "testkit/random_cluster.hpp"
 
@@ -64,4 +65,22 @@ TEST_CASE("index choice: the general index when the batch pays for it", "[index-
         REQUIRE(always);
         require_same_answers(c, always.get());
     }
+}
+
+TEST_CASE("index choice: hop histograms from the index equal a search's", "[index-choice]") {
+    std::mt19937_64 rng(1414);
+    for (int round = 0; round < 30; ++round) {
+        const Cluster c = test::build_cluster(test::random_cluster(rng), true);
+        CAPTURE(round, c.num_machines(), c.num_switches());
+        for (const std::uint32_t sources : {4096u, 3u}) {
+            const HopDistribution searched = machine_hop_distribution(c, sources, IndexUse::Never);
+            const HopDistribution indexed = machine_hop_distribution(c, sources, IndexUse::Always);
+            CHECK(indexed.pairs_at_hops == searched.pairs_at_hops);
+            CHECK(indexed.unreachable_pairs == searched.unreachable_pairs);
+            CHECK(indexed.sources == searched.sources);
+        }
+    }
+    const Cluster torus = generate_from_spec("torus --dims 5x4");
+    CHECK(machine_hop_distribution(torus, 4096, IndexUse::Always).pairs_at_hops ==
+          machine_hop_distribution(torus, 4096, IndexUse::Never).pairs_at_hops);
 }

@@ -25,12 +25,16 @@ struct CommModelOptions {
     double intra_machine_gbps = 100.0; // memory copy between two PUs of one host
     double default_link_gbps = 10.0;   // a network link of unknown bandwidth
     DistanceIndexOptions index;        // how the machine-to-machine index is built
+    // An index kept for this cluster (read with it from a binary image,
+    // formats/image.hpp): used instead of building one.
+    std::shared_ptr<const DistanceIndex> kept_index;
 };
 
 class CommModel {
 public:
     // Builds a distance index over the cluster (closed form for generated
-    // families); the cluster must outlive the model. Throws InputError when
+    // families), unless options.kept_index gives one; the cluster must
+    // outlive the model. Throws InputError when
     // two machines are not connected: a job cannot span them.
     explicit CommModel(const Cluster& cluster, const CommModelOptions& options = {});
 
@@ -55,7 +59,7 @@ public:
 private:
     const Cluster* cluster_;
     CommModelOptions options_;
-    std::unique_ptr<DistanceIndex> index_;
+    std::shared_ptr<const DistanceIndex> index_;
     std::vector<double> injection_gbps_; // per machine
 };
 

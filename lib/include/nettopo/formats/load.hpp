@@ -6,7 +6,9 @@
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/model/progress.hpp"
+#include "nettopo/query/distance_index.hpp"
 
+#include <memory>
 #include <string>
 
 namespace nettopo {
@@ -27,7 +29,7 @@ struct LoadOptions {
     PuScope pu_scope = PuScope::whole_machine;
 };
 
-enum class InputKind { Archive, Description, HwlocXml };
+enum class InputKind { Archive, Description, HwlocXml, Image };
 
 // Throws InputError if the file cannot be read.
 InputKind detect_input_kind(const std::string& path);
@@ -40,6 +42,24 @@ const char* to_string(InputKind kind);
 // program: it forks nothing, hwloc runs in the calling thread unless
 // options.hwloc_sandbox says otherwise.
 Cluster load_cluster(const std::string& path, const LoadOptions& options = {});
+// A cluster and the distance index kept for it, if any.
+struct LoadedTopology {
+    Cluster cluster;
+    std::shared_ptr<const DistanceIndex> kept_index;
+    std::string image;       // the binary image read (given, or beside the archive), if any
+    std::string stale_image; // an image beside the archive that no longer stands for it
+};
+
+// load_cluster, with binary images (image.hpp): an image gives its cluster
+// and its kept index. An archive with an image beside it
+// (sibling_image_path) that records the archive's present size and
+// modification time is read from that image instead (the archive is not
+// parsed); when the image records another stamp, the archive is read, and
+// the image's kept index used if the network still has the checksum it was
+// built for, else `stale_image` names the image. A damaged image is an
+// InputError naming it, never passed over silently.
+LoadedTopology load_topology(const std::string& path, const LoadOptions& options = {});
+
 // This machine through hwloc, as a one-machine cluster.
 Cluster discover_cluster(const LoadOptions& options = {});
 

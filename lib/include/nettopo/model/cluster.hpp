@@ -61,6 +61,8 @@ public:
 
     std::string_view machine_name(MachineId m) const { return machine_names_[m.value]; }
     std::string_view switch_name(SwitchId s) const { return switch_names_[s.value]; }
+    const NameTable& machine_names() const { return machine_names_; }
+    const NameTable& switch_names() const { return switch_names_; }
     std::string_view vertex_name(VertexId v) const;
     std::optional<MachineId> find_machine(std::string_view name) const;
     std::optional<SwitchId> find_switch(std::string_view name) const;
@@ -101,6 +103,17 @@ public:
         TypeId type;
     };
     std::span<const Run> runs() const { return {runs_.data(), runs_.size() - 1}; }
+
+    // A cluster from parts held before (binary images, formats/image.hpp),
+    // without the builder's sorting and checks of names and connectivity.
+    // `runs` give first_machine and type (first_pe and first_node are
+    // recomputed). Checks what could make a query read out of range
+    // (ValueError naming the first problem): runs in order over the
+    // machines, known types, name tables of the right sizes, PE and node
+    // counts that fit 32 bits.
+    static Cluster from_parts(std::string name, std::string family, std::vector<MachineType> types,
+                              std::span<const Run> runs, NameTable machine_names,
+                              NameTable switch_names, Network network);
 
 private:
     friend class ClusterBuilder;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,16 @@ public:
     std::optional<std::uint32_t> find(std::string_view name) const;
     // Index of a name that an earlier index already has, if any (needs index()).
     std::optional<std::uint32_t> repeated() const;
+
+    // The arrays as held, for binary images (formats/image.hpp), and a table
+    // made from such arrays without sorting again. from_arrays checks every
+    // offset and index (ValueError naming the first bad one), not that the
+    // index is sorted: a wrong order makes find() miss, never read out of range.
+    std::string_view pool() const { return pool_; }
+    std::span<const std::uint64_t> offsets() const { return offsets_; }
+    std::span<const std::uint32_t> sorted_index() const { return sorted_; }
+    static NameTable from_arrays(std::string pool, std::vector<std::uint64_t> offsets,
+                                 std::vector<std::uint32_t> sorted);
 
 private:
     std::string pool_;

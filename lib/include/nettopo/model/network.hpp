@@ -13,6 +13,7 @@
 #include "nettopo/support/ids.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -49,12 +50,17 @@ public:
     // forward), or empty when every machine forwards.
     Network(std::uint32_t num_machines, std::uint32_t num_switches, std::vector<Link> links,
             std::vector<std::uint8_t> machine_forwards = {});
+    // Copies point at their own arrays (a network of an image shares the image's).
+    Network(const Network& other);
+    Network& operator=(const Network& other);
+    Network(Network&&) noexcept = default;
+    Network& operator=(Network&&) noexcept = default;
 
     std::uint32_t num_machines() const { return num_machines_; }
     std::uint32_t num_switches() const { return num_switches_; }
     std::uint32_t num_vertices() const { return num_machines_ + num_switches_; }
-    std::size_t num_links() const { return links_.size(); }
-    std::span<const Link> links() const { return links_; }
+    std::size_t num_links() const { return links_v_.size(); }
+    std::span<const Link> links() const { return links_v_; }
 
     bool is_machine(VertexId v) const { return v.value < num_machines_; }
     // Whether paths may pass through v: always for a switch, per machine
@@ -66,20 +72,54 @@ public:
     bool all_forward() const { return forwards_.empty(); }
     // Machines that do not forward.
     std::uint32_t num_end_hosts() const { return num_end_hosts_; }
-    std::uint32_t degree(VertexId v) const { return offsets_[v.value + 1] - offsets_[v.value]; }
+    std::uint32_t degree(VertexId v) const { return offsets_v_[v.value + 1] - offsets_v_[v.value]; }
     // Adjacent vertices in increasing id order, with the latency and link index
     // of the connecting link at the same positions.
-    std::span<const VertexId> neighbors(VertexId v) const { return slice(targets_, v); }
+    std::span<const VertexId> neighbors(VertexId v) const { return slice(targets_v_, v); }
     // Latencies in integer picoseconds: searches add them exactly.
     std::span<const std::int64_t> neighbor_latencies_ps(VertexId v) const {
-        return slice(latencies_ps_, v);
+        return slice(latencies_v_, v);
     }
-    std::span<const std::uint32_t> neighbor_links(VertexId v) const { return slice(link_ids_, v); }
+    std::span<const std::uint32_t> neighbor_links(VertexId v) const {
+        return slice(link_ids_v_, v);
+    }
+
+    // The arrays as held, for binary images (formats/image.hpp): the links,
+    // the CSR's offsets (vertices + 1), then targets, latencies and link ids
+    // at the same positions; forwarding flags per machine (empty: all
+    // forward). An image's network does not copy them: they stay in the
+    // image's mapped memory, which `keep_alive` keeps (and every copy of the
+    // network with it).
+    struct Arrays {
+        std::span<const Link> links;
+        std::span<const std::uint32_t> offsets;
+        std::span<const VertexId> targets;
+        std::span<const std::int64_t> latencies_ps;
+        std::span<const std::uint32_t> link_ids;
+        std::vector<std::uint8_t> forwards;
+        std::shared_ptr<const void> keep_alive;
+    };
+    std::span<const std::uint32_t> csr_offsets() const { return offsets_v_; }
+    std::span<const VertexId> csr_targets() const { return targets_v_; }
+    std::span<const std::int64_t> csr_latencies_ps() const { return latencies_v_; }
+    std::span<const std::uint32_t> csr_link_ids() const { return link_ids_v_; }
+    std::span<const std::uint8_t> forward_flags() const { return forwards_; }
+    // A network over arrays held before, without building the CSR again.
+    // Checks what could make a query read out of range or loop (ValueError
+    // naming the first problem): link ends in range and in the builder's
+    // strict order, latencies in range, offsets increasing up to twice the
+    // links, targets and link ids in range, neighbours increasing, one flag
+    // per machine. It does not check that the CSR lists exactly the links:
+    // images carry a checksum for that.
+    static Network from_arrays(std::uint32_t num_machines, std::uint32_t num_switches,
+                               Arrays arrays);
 
 private:
-    template <class T> std::span<const T> slice(const std::vector<T>& a, VertexId v) const {
-        return {a.data() + offsets_[v.value], a.data() + offsets_[v.value + 1]};
+    template <class T> std::span<const T> slice(std::span<const T> a, VertexId v) const {
+        return {a.data() + offsets_v_[v.value], a.data() + offsets_v_[v.value + 1]};
     }
+    // Points the views at the vectors this network owns.
+    void view_own_arrays();
 
     std::uint32_t num_machines_ = 0;
     std::uint32_t num_switches_ = 0;
@@ -90,6 +130,14 @@ private:
     std::vector<std::uint32_t> link_ids_;
     std::vector<std::uint8_t> forwards_; // per machine; empty: all forward
     std::uint32_t num_end_hosts_ = 0;
+    // What every query reads: the vectors above, or an image's memory that
+    // keep_alive_ holds (the vectors are then empty).
+    std::span<const Link> links_v_;
+    std::span<const std::uint32_t> offsets_v_{offsets_};
+    std::span<const VertexId> targets_v_;
+    std::span<const std::int64_t> latencies_v_;
+    std::span<const std::uint32_t> link_ids_v_;
+    std::shared_ptr<const void> keep_alive_;
 };
 
 // Connected components: label[v] in 0..count-1, numbered in order of their
@@ -124,5 +172,11 @@ std::optional<MachinePair> unreachable_machines(const Network& net);
 // formulas of generated families, whose machines all forward, hold exactly
 // when there is none.
 std::optional<VertexId> first_blocking_end_host(const Network& net);
+
+// A 64-bit hash of what distances depend on: the vertex counts, each link's
+// ends, latency (in picoseconds), bandwidth and multiplicity, and which
+// machines forward. Two networks with one checksum answer the same
+// distances (save a hash collision); a kept distance index records it.
+std::uint64_t network_checksum(const Network& net);
 
 } // namespace nettopo

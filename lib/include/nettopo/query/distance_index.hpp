@@ -17,6 +17,7 @@
 
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/model/progress.hpp"
+#include "nettopo/support/array_file.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -60,6 +61,12 @@ public:
     virtual std::uint32_t hops(MachineId a, MachineId b) const = 0;
     // Smallest total link latency in picoseconds, as NetworkSearch adds it.
     virtual std::int64_t latency_ps(MachineId a, MachineId b) const = 0;
+
+    // Whether the index can be kept in a file (kept_index.hpp): not a row
+    // cache, which fills itself on demand (keeping it would save nothing).
+    virtual bool can_keep() const { return false; }
+    // Writes what reading the index back needs; only when can_keep().
+    virtual void write_kept(ArrayWriter& out) const { (void)out; }
 };
 
 // Throws UsageError when a forced kind cannot be built within the budget.

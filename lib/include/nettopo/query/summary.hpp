@@ -4,6 +4,7 @@
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
+#include "nettopo/query/index_choice.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -46,7 +47,10 @@ struct HopDistribution {
     std::uint32_t sources = 0;
     bool all_sources = true;
 };
-HopDistribution machine_hop_distribution(const Cluster& cluster, std::uint32_t max_sources = 4096);
+// The rows come from a distance index when index_for_batch (index_choice.hpp)
+// finds `use` and this many sources pay for it, else from one search each.
+HopDistribution machine_hop_distribution(const Cluster& cluster, std::uint32_t max_sources = 4096,
+                                         IndexUse use = IndexUse::Auto);
 
 // `known`: a hop distribution already computed from every machine, whose
 // largest hop count is the diameter (saves searching the network again).

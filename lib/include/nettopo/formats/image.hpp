@@ -1,0 +1,87 @@
+// nettopo's binary image: a cluster as the arrays the model holds (the
+// network's links and adjacency, the name tables with their sorted index,
+// the machine types, the runs of machines), and optionally a distance index
+// built for it (query/kept_index.hpp), so that a program loads a
+// million-machine cluster and answers its first distance in a fraction of a
+// second instead of parsing the XML archive and building again.
+//
+// The XML archive stays the interchange format: an image is a cache of one,
+// tied to this library's image version and to this machine's byte order,
+// written beside its archive ("c.xml" -> "c.ntimg") or anywhere. It records
+// the size and modification time of the file it was made from, so readers
+// can tell whether it still stands for it. Layout: share/doc/archive-format.md
+// ("Binary image"); records as support/array_file.hpp writes them, each with
+// its checksum.
+//
+// The image is untrusted input: every count, offset and id is checked before
+// use, and a damaged, truncated or foreign file is an InputError naming it.
+#pragma once
+
+#include "nettopo/model/cluster.hpp"
+#include "nettopo/query/distance_index.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace nettopo {
+
+// Readers refuse other versions: an image is rebuilt from its archive, never converted.
+inline constexpr std::uint32_t image_version = 1;
+inline constexpr std::string_view image_extension = ".ntimg";
+
+// Size and modification time of a file, as an image records its source.
+struct FileStamp {
+    std::uint64_t size = 0;
+    std::int64_t mtime_ns = 0;
+    bool operator==(const FileStamp&) const = default;
+};
+// Throws InputError naming `path` if it cannot be read.
+FileStamp file_stamp(const std::string& path);
+
+// Writes `cluster` (and `index`, built for it, if given and kept) to `path`
+// atomically. `source`: the stamp of the archive it stands for, if any.
+// Throws UsageError when `index` is of a kind that is not kept (a row cache).
+// Returns the bytes written.
+std::uint64_t save_image(const Cluster& cluster, const DistanceIndex* index,
+                         const std::string& path, std::optional<FileStamp> source = std::nullopt);
+
+struct Image {
+    Cluster cluster;
+    std::unique_ptr<DistanceIndex> index; // null when none was kept, or not asked for
+    std::uint64_t network_checksum = 0;   // network_checksum() of the cluster, as recorded
+    std::optional<FileStamp> source;      // the archive it was made from, if recorded
+};
+
+// What read_image reads of the kept index.
+enum class ImageIndex { read, skip };
+
+// Reads an image. A cluster whose network is not connected is refused
+// (InputError with Remedy::allow_disconnected) unless `allow_disconnected`.
+Image read_image(const std::string& path, bool allow_disconnected = false,
+                 ImageIndex index = ImageIndex::read);
+
+// What an image records, read from its first records only.
+struct ImageHeader {
+    std::uint64_t network_checksum = 0;
+    std::optional<FileStamp> source;
+    bool has_index = false;
+};
+ImageHeader read_image_header(const std::string& path);
+
+// The kept index of the image at `path`, for `cluster` (loaded from
+// elsewhere, its network checksum given): null when the image keeps none;
+// InputError naming the image when it was built for another network.
+std::unique_ptr<DistanceIndex> read_image_index(const std::string& path, const Cluster& cluster,
+                                                std::uint64_t cluster_network_checksum);
+
+// Whether the first bytes of a file are an image's.
+bool looks_like_image(std::string_view head);
+
+// The image beside an archive: its name with the extension replaced
+// ("c.xml" -> "c.ntimg"; "c" -> "c.ntimg").
+std::string sibling_image_path(const std::string& archive_path);
+
+} // namespace nettopo

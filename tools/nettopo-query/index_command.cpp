@@ -1,0 +1,75 @@
+// nettopo-query index (index_command.hpp).
+#include "nettopo-query/index_command.hpp"
+
+#include "common/json_writer.hpp"
+#include "nettopo/formats/image.hpp"
+#include "nettopo/query/index_choice.hpp"
+#include "nettopo/query/kept_index.hpp"
+#include "nettopo/support/error.hpp"
+
+#include <filesystem>
+#include <fmt/format.h>
+
+namespace nettopo {
+
+namespace {
+
+DistanceIndexKind kind_from(const std::string& kind) {
+    if (kind == "dense") return DistanceIndexKind::DenseTable;
+    if (kind == "labels") return DistanceIndexKind::Labels;
+    return DistanceIndexKind::Auto;
+}
+
+} // namespace
+
+void run_index_command(const LoadedTopology& topology, const IndexCommand& c, std::ostream& out) {
+    const Cluster& cluster = topology.cluster;
+    // An archive given as a file gets its image beside it, stamped with it;
+    // an image read as the input keeps no stamp of its own archive.
+    const bool archive = !c.input.empty() && c.input != "-" &&
+                         std::filesystem::is_regular_file(c.input) &&
+                         detect_input_kind(c.input) == InputKind::Archive;
+    std::string path = c.output;
+    if (path.empty()) {
+        if (!archive)
+            throw UsageError(
+                "give -o FILE: only a nettopo archive has an image beside it by default");
+        path = sibling_image_path(c.input);
+    }
+    std::error_code ec;
+    if (archive && std::filesystem::equivalent(path, c.input, ec))
+        throw UsageError(fmt::format("'{}' is the input: the image goes beside it", path));
+    // The stamp before building: an archive changed meanwhile makes the image stale, not wrong.
+    const std::optional<FileStamp> stamp =
+        archive ? std::optional<FileStamp>(file_stamp(c.input)) : std::nullopt;
+
+    std::unique_ptr<DistanceIndex> index;
+    if (c.kind != "none") {
+        DistanceIndexOptions options;
+        options.kind = kind_from(c.kind);
+        options.memory_budget_bytes = static_cast<std::size_t>(c.budget_mb) << 20;
+        options.progress = c.progress;
+        index = options.kind == DistanceIndexKind::Auto
+                    ? index_for_batch(cluster, IndexUse::Always, std::nullopt, options)
+                    : build_distance_index(cluster, options);
+        if (index && !keeps(*index))
+            throw UsageError(fmt::format("{}: {} is not kept (it fills itself on demand); raise "
+                                         "the budget for a table or labels, or use --kind none",
+                                         path, index->description()));
+    }
+    const std::uint64_t bytes = save_image(cluster, index.get(), path, stamp);
+    const std::string what = index ? index->description() : std::string("no index");
+    if (c.json) {
+        JsonWriter j(out);
+        j.begin_object()
+            .field("image", path)
+            .field("bytes", bytes)
+            .field("index", index ? std::optional<std::string>(what) : std::nullopt)
+            .end_object();
+        j.line();
+    } else {
+        out << fmt::format("{}: {}; {}; {} bytes\n", path, cluster_counts(cluster), what, bytes);
+    }
+}
+
+} // namespace nettopo
