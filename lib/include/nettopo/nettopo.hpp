@@ -16,6 +16,7 @@
 #pragma once
 
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/hostlist.hpp"
 #include "nettopo/support/ids.hpp"
 
 #include "nettopo/tree/lca.hpp"
@@ -42,7 +43,6 @@
 #include "nettopo/formats/load.hpp"
 
 #include "nettopo/fabric/fabric.hpp"
-#include "nettopo/fabric/hostlist.hpp"
 
 #include "nettopo/gen/generate.hpp"
 
