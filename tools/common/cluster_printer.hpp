@@ -3,6 +3,7 @@
 // machine type once.
 #pragma once
 
+#include "nettopo/model/job_view.hpp"
 #include "nettopo/query/summary.hpp"
 
 #include <cstdint>
@@ -15,6 +16,9 @@ void write_summary_json(const ClusterSummary& s, std::ostream& out);
 
 struct ShowOptions {
     std::uint32_t max_listed = 32; // machines, switches and neighbours listed; 0 = all
+    // A job's allocation: only its machines (PEs in its numbering), the
+    // switches they are cabled to and their machine types.
+    const JobView* view = nullptr;
 };
 void write_show(const Cluster& cluster, std::ostream& out, const ShowOptions& options = {});
 

@@ -6,17 +6,23 @@
 #include "common/output.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
+#include "nettopo-query/allocation_printer.hpp"
+#include "nettopo-query/job_options.hpp"
+#include "nettopo-query/pe_naming.hpp"
 #include "nettopo-query/query_printer.hpp"
 #include "nettopo/fabric/dot_writer.hpp"
 #include "nettopo/fabric/slurm_writer.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/model/cluster_diff.hpp"
+#include "nettopo/query/allocation.hpp"
 #include "nettopo/query/index_choice.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/query/summary.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/parse.hpp"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -34,8 +40,11 @@ struct Options {
     std::uint32_t collapse = DotOptions{}.collapse_above;
     bool json = false, allow_disconnected = false, all = false, by_hops = false;
     bool allowed_only = false, quiet = false;
-    std::vector<std::uint64_t> pes; // the two PEs of a pair query
-    std::uint64_t index = 0;        // the PE or node of a single-index query
+    bool physical = false, mask = false; // -p; cpuset-of --mask
+    JobOptions job;                      // --nodes, --hostfile, --job
+    std::vector<std::string> pes;        // the two PEs of a pair query, as PeNaming reads them
+    std::string pe;                      // the PE of a single-PE query
+    std::uint64_t index = 0;             // the node of a single-node query
     std::uint64_t k = 0;
 };
 
@@ -44,13 +53,17 @@ struct Run {
     const Options& o;
     const Cluster& cluster;
     const LoadOptions& load;
+    // The job's allocation (--nodes, --hostfile, --job), nullptr for the
+    // whole cluster; its machines() are the allocation's, in its order.
+    const JobView* view;
+    const PeNaming& naming; // how PEs and nodes are read and printed
     QueryEngine engine;
     QueryPrinter out;
     std::unique_ptr<DistanceIndex> index; // what the engine looks distances up in, if any
     int code = exit_ok;                   // diff: exit_differences when the clusters differ
 
-    PeId pe() const { return cluster.require_pe(o.index); }
-    PeId pair_pe(std::size_t i) const { return cluster.require_pe(o.pes.at(i)); }
+    PeId pe() const { return naming.require_pe(o.pe); }
+    PeId pair_pe(std::size_t i) const { return naming.require_pe(o.pes.at(i)); }
 
     // Gives the engine the index --index picks for this many questions
     // (nullopt: not known in advance; index_choice.hpp states the rule).
@@ -73,12 +86,12 @@ struct Run {
             throw UsageError("-i - and --pairs - cannot both read standard input");
         if (o.pairs == "-") { // answer as each line arrives: usable as a co-process
             if (distances) plan(std::nullopt);
-            for_each_pe_pair(std::cin, "<stdin>", cluster, [&](PeId a, PeId b) {
+            for_each_pe_pair(std::cin, "<stdin>", naming, [&](PeId a, PeId b) {
                 f(a, b);
                 std::cout.flush();
             });
         } else {
-            const auto pairs = read_pe_pairs_file(o.pairs, cluster);
+            const auto pairs = read_pe_pairs_file(o.pairs, naming);
             if (distances) plan(pairs.size());
             for (auto [a, b] : pairs) f(a, b);
         }
@@ -86,6 +99,48 @@ struct Run {
 };
 
 using Command = std::function<void(Run&)>;
+
+// neighbors: one machine or switch; a hostlist naming one machine will do.
+VertexId one_vertex(const Run& r) {
+    if (const auto s = r.cluster.find_switch(r.o.name)) return r.cluster.vertex(*s);
+    if (!r.cluster.find_machine(r.o.name) && r.o.name.find_first_of("[,") == std::string::npos)
+        return r.cluster.require_vertex(r.o.name); // says no machine or switch has the name
+    const auto machines = r.naming.require_machines(r.o.name);
+    if (machines.size() != 1)
+        throw UsageError(fmt::format("neighbors takes one machine or switch; '{}' names {}",
+                                     r.o.name, machines.size()));
+    return r.cluster.vertex(machines[0]);
+}
+
+// cpuset-of: "node:N" is a node, a PE as PeNaming reads it (a number, or
+// HOST:OS with -p), else a machine name or hostlist.
+void cpuset_of(Run& r) {
+    const std::string& what = r.o.pe;
+    const auto print = [&](const QueryPrinter::CpusetOf& of, PeRange pes, bool with_host) {
+        std::vector<std::uint32_t> os;
+        os.reserve(pes.count);
+        for (std::uint32_t i = 0; i < pes.count; ++i) os.push_back(r.naming.os_index(pes[i]));
+        r.out.cpuset(of, os, r.o.mask, with_host);
+    };
+    if (what.starts_with("node:")) {
+        const auto n = parse_uint(std::string_view(what).substr(5));
+        if (!n) throw UsageError(fmt::format("'{}': expected node:N, N a node index", what));
+        const NodeId node = r.naming.require_node(*n);
+        print({r.cluster.machine_of_node(node), std::nullopt, node}, r.cluster.pes_of_node(node),
+              false);
+        return;
+    }
+    const bool pe_like = what.find_first_not_of("0123456789") == std::string::npos ||
+                         (r.o.physical && what.find(':') != std::string::npos);
+    if (pe_like) {
+        const PeId p = r.naming.require_pe(what);
+        print({r.cluster.machine_of(p), p, std::nullopt}, PeRange{p.value, 1}, false);
+        return;
+    }
+    const auto machines = r.naming.require_machines(what);
+    for (MachineId m : machines)
+        print({m, std::nullopt, std::nullopt}, r.cluster.pes_of_machine(m), machines.size() > 1);
+}
 
 // name, help, positional arguments ("pe", "pair", "machine", "node", "vertex", "nearest",
 // "expected" or ""), action
@@ -99,21 +154,23 @@ struct SubCommand {
 const std::vector<SubCommand>& commands() {
     static const std::vector<SubCommand> table = {
         {"num-pes", "Number of PEs", "",
-         [](Run& r) { r.out.count("num_pes", r.cluster.num_pes()); }},
+         [](Run& r) { r.out.count("num_pes", r.naming.num_pes()); }},
         {"num-machines", "Number of machines", "",
-         [](Run& r) { r.out.count("num_machines", r.cluster.num_machines()); }},
+         [](Run& r) { r.out.count("num_machines", r.naming.num_machines()); }},
         {"num-nodes", "Number of nodes", "",
-         [](Run& r) { r.out.count("num_nodes", r.cluster.num_nodes()); }},
+         [](Run& r) { r.out.count("num_nodes", r.naming.num_nodes()); }},
         {"num-switches", "Number of switches", "",
          [](Run& r) { r.out.count("num_switches", r.cluster.num_switches()); }},
         {"num-links", "Number of network links", "",
          [](Run& r) { r.out.count("num_links", r.cluster.num_net_links()); }},
         {"machine-of", "Machine of a PE", "pe", [](Run& r) { r.out.machine_of(r.pe()); }},
         {"node-of", "Node of a PE", "pe", [](Run& r) { r.out.node_of(r.pe()); }},
-        {"pes-of-machine", "PEs of a machine", "machine",
-         [](Run& r) { r.out.pes_of_machine(r.cluster.require_machine(r.o.name)); }},
+        {"pes-of-machine", "PEs of a machine (a hostlist: one line per machine)", "machine",
+         [](Run& r) {
+             for (MachineId m : r.naming.require_machines(r.o.name)) r.out.pes_of_machine(m);
+         }},
         {"pes-of-node", "PEs of a node", "node",
-         [](Run& r) { r.out.pes_of_node(r.cluster.require_node(r.o.index)); }},
+         [](Run& r) { r.out.pes_of_node(r.naming.require_node(r.o.index)); }},
         {"on-same-machine", "The other PEs of a PE's machine", "pe",
          [](Run& r) {
              r.out.pes_around("on_same_machine", r.pe(), r.cluster.on_same_machine(r.pe()));
@@ -121,7 +178,7 @@ const std::vector<SubCommand>& commands() {
         {"on-same-node", "The other PEs of a PE's node", "pe",
          [](Run& r) { r.out.pes_around("on_same_node", r.pe(), r.cluster.on_same_node(r.pe())); }},
         {"neighbors", "Machines and switches adjacent to a machine or switch", "vertex",
-         [](Run& r) { r.out.neighbors(r.cluster.require_vertex(r.o.name)); }},
+         [](Run& r) { r.out.neighbors(one_vertex(r)); }},
         {"proximity", "3 same PE, 2 same node, 1 same machine, 0 different machines", "pair",
          [](Run& r) { r.for_pairs([&](PeId a, PeId b) { r.out.proximity(a, b); }); }},
         {"ancestor", "Deepest common object of two PEs of one machine", "pair",
@@ -145,11 +202,22 @@ const std::vector<SubCommand>& commands() {
              const PeId p = r.pe();
              // No more than every PE can be asked for; the answer says what was asked.
              const auto k =
-                 static_cast<std::uint32_t>(std::min<std::uint64_t>(r.o.k, r.cluster.num_pes()));
-             r.out.nearest(p, r.o.k, r.engine.nearest(p, k));
+                 static_cast<std::uint32_t>(std::min<std::uint64_t>(r.o.k, r.naming.num_pes()));
+             if (!r.view) {
+                 r.out.nearest(p, r.o.k, r.engine.nearest(p, k));
+                 return;
+             }
+             r.plan(r.view->num_machines()); // one distance per allocation machine
+             r.out.nearest(p, r.o.k, nearest_in_view(r.engine, *r.view, p, k));
          }},
         {"summary", "Counts, machine types, node level, degrees, diameter", "",
          [](Run& r) {
+             if (r.view) {
+                 const AllocationSummary s = summarize_allocation(*r.view);
+                 r.o.json ? write_allocation_summary_json(*r.view, s, std::cout)
+                          : write_allocation_summary_text(*r.view, s, std::cout);
+                 return;
+             }
              const ClusterSummary s = summarize(r.cluster);
              r.o.json ? write_summary_json(s, std::cout) : write_summary_text(s, std::cout);
          }},
@@ -158,7 +226,7 @@ const std::vector<SubCommand>& commands() {
              if (r.o.json)
                  throw UsageError("show has no JSON form: use summary --json, or nettopo-discover "
                                   "-o - for the whole topology as XML");
-             write_show(r.cluster, std::cout, ShowOptions{r.o.all ? 0u : 32u});
+             write_show(r.cluster, std::cout, ShowOptions{r.o.all ? 0u : 32u, r.view});
          }},
         {"draw", "Graphviz drawing of the network (DOT; -o FILE.svg/.png/.pdf renders it)", "",
          [](Run& r) {
@@ -179,6 +247,10 @@ const std::vector<SubCommand>& commands() {
              write_output(r.o.output.empty() ? "-" : r.o.output,
                           [&](std::ostream& out) { out << text.str(); });
          }},
+        {"cpuset-of",
+         "OS indexes of the PUs of a PE, a machine (or hostlist: one line per machine) or "
+         "node:N, as a list (0-3,8) or with --mask as hwloc's hex mask",
+         "cpuset", [](Run& r) { cpuset_of(r); }},
         {"diff",
          "Differences from an expected cluster, one per line, then a summary; exit 3 when "
          "there are some",
@@ -206,6 +278,15 @@ const CLI::Validator index_check(
     },
     "INDEX");
 
+// A PE argument: the index check, unless it is -p's HOST:OS, which
+// PeNaming checks against the cluster.
+const CLI::Validator pe_check(
+    [](std::string& v) -> std::string {
+        if (v.find(':') != std::string::npos) return {};
+        return index_check(v);
+    },
+    "PE");
+
 constexpr std::string_view export_formats = "slurm";
 
 const CLI::Validator format_check(
@@ -219,21 +300,29 @@ const CLI::Validator format_check(
 
 void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
     const std::string_view args = c.args;
-    if (args == "pe") sub->add_option("pe", o.index, "PE index")->required()->check(index_check);
+    if (args == "pe") sub->add_option("pe", o.pe, "PE index")->required()->check(pe_check);
     if (args == "node")
         sub->add_option("node", o.index, "Node index")->required()->check(index_check);
-    if (args == "machine") sub->add_option("machine", o.name, "Machine name")->required();
+    if (args == "machine")
+        sub->add_option("machine", o.name, "Machine name or hostlist ('node[01-04]')")->required();
     if (args == "vertex") sub->add_option("name", o.name, "Machine or switch name")->required();
+    if (args == "cpuset") {
+        sub->add_option("what", o.pe,
+                        "A PE (HOST:OS with -p), a machine name or hostlist, or node:N")
+            ->required();
+        sub->add_flag("--mask", o.mask,
+                      "Print hwloc's hex cpuset mask (0x000000ff) instead of a list");
+    }
     if (args == "expected")
         sub->add_option("expected", o.expected,
                         "The cluster expected: archive, description or hwloc XML ('-' = stdin)")
             ->required();
     if (args == "nearest") {
-        sub->add_option("pe", o.index, "PE index")->required()->check(index_check);
+        sub->add_option("pe", o.pe, "PE index")->required()->check(pe_check);
         sub->add_option("k", o.k, "How many PEs")->required()->check(index_check);
     }
     if (args == "pair") {
-        sub->add_option("pes", o.pes, "Two PE indexes A B")->expected(0, 2)->check(index_check);
+        sub->add_option("pes", o.pes, "Two PE indexes A B")->expected(0, 2)->check(pe_check);
         sub->add_option("--pairs", o.pairs,
                         "File of 'A B' lines ('-' = stdin), one result per line");
     }
@@ -276,6 +365,11 @@ int main(int argc, char** argv) {
                  "machine)");
     app.add_flag("-q,--quiet", o.quiet,
                  "Say nothing on stderr when no topology is given and this machine is read");
+    add_job_options(app, o.job);
+    app.add_flag("-p,--physical", o.physical,
+                 "PEs are read and printed as HOST:OS, the OS (physical) index of the PU on "
+                 "its machine, as lstopo -p and hwloc-calc -p use (a bare OS index is read "
+                 "while the cluster or allocation holds one machine)");
     app.add_option("--index", o.index_use,
                    "How hops and distance answer: auto (the family's "
                    "closed form when the cluster still is its family, else a distance index "
@@ -286,7 +380,11 @@ int main(int argc, char** argv) {
     app.require_subcommand(0, 1);
     app.fallthrough();
     add_version_flag(app, "nettopo-query");
-    app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage, 3 diff found differences.");
+    app.footer("With --nodes, --hostfile or --job, every query is about the allocation: PEs "
+               "are numbered 0..N-1 within it (its machines in its order, each machine's PEs "
+               "in logical order) and nodes likewise; switches, paths, draw, export and diff "
+               "stay the whole network's.\n"
+               "Exit status: 0 success, 1 bad input data, 2 bad usage, 3 diff found differences.");
     for (const SubCommand& c : commands()) add_arguments(app.add_subcommand(c.name, c.help), c, o);
     try {
         app.parse(argc, argv);
@@ -308,14 +406,18 @@ int main(int argc, char** argv) {
         load.pu_scope = o.allowed_only ? PuScope::allowed_only : PuScope::whole_machine;
         const Cluster cluster = load_or_discover(
             o.input.empty() ? default_input("nettopo-query", o.quiet) : o.input, load);
+        const std::optional<JobView> view = job_view_from_options(cluster, o.job);
+        const PeNaming naming(cluster, view ? &*view : nullptr, o.physical);
         const std::string name = app.get_subcommands().front()->get_name();
         for (const SubCommand& c : commands())
             if (name == c.name) {
                 Run run{o,
                         cluster,
                         load,
+                        view ? &*view : nullptr,
+                        naming,
                         QueryEngine(cluster),
-                        QueryPrinter(std::cout, o.json, cluster),
+                        QueryPrinter(std::cout, o.json, naming),
                         nullptr};
                 c.run(run);
                 return run.code;

@@ -15,7 +15,9 @@
 // (a bad argument), both nettopo::Error. C programs use <nettopo/nettopo.h>.
 #pragma once
 
+#include "nettopo/support/cpu_set_text.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/hostfile.hpp"
 #include "nettopo/support/hostlist.hpp"
 #include "nettopo/support/ids.hpp"
 
@@ -25,11 +27,13 @@
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/model/cluster_diff.hpp"
+#include "nettopo/model/job_view.hpp"
 #include "nettopo/model/progress.hpp"
 
 #include "nettopo/families/family.hpp"
 
 #include "nettopo/query/distance_index.hpp"
+#include "nettopo/query/allocation.hpp"
 #include "nettopo/query/index_choice.hpp"
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/query/query_engine.hpp"
