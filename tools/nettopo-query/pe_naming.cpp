@@ -31,10 +31,9 @@ std::uint32_t PeNaming::os_index(PeId p) const {
     const std::uint32_t l = cluster_.local_pu(p);
     const std::uint32_t os = tree.object(tree.pu(l)).os_index;
     if (os == unknown_os_index)
-        throw InputError(fmt::format("machine '{}' has no OS index for its PU L#{}: its source "
-                                     "gave none (generated machines and descriptions have "
-                                     "only logical indexes)",
-                                     cluster_.machine_name(m), l));
+        throw InputError(
+            fmt::format("machine '{}' has no OS index for its PU L#{}: its source gave none",
+                        cluster_.machine_name(m), l));
     return os;
 }
 
@@ -161,7 +160,6 @@ std::vector<MachineId> PeNaming::require_machines(std::string_view expression) c
     } catch (const InputError& e) {
         throw UsageError(e.what());
     }
-    if (names.size() == 1) throw UsageError(fmt::format("no machine named '{}'", names[0]));
     std::vector<MachineId> machines;
     std::vector<std::string> missing, outside;
     for (const std::string& name : names) {
@@ -173,6 +171,8 @@ std::vector<MachineId> PeNaming::require_machines(std::string_view expression) c
         else
             machines.push_back(*m);
     }
+    if (missing.size() == 1 && names.size() == 1) // as for a plain name
+        throw UsageError(fmt::format("no machine named '{}'", missing[0]));
     if (!missing.empty())
         throw UsageError(fmt::format("no machine named {}", hostlist_excerpt(missing)));
     if (!outside.empty())
