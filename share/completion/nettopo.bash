@@ -8,16 +8,17 @@ _nettopo_query() {
     _init_completion || return
     local subcommands="num-pes num-machines num-nodes num-switches num-links machine-of node-of
         pes-of-machine pes-of-node on-same-machine on-same-node neighbors proximity ancestor hops
-        distance path nearest summary show draw export diff"
+        distance path nearest summary show cpuset-of draw export diff"
     case "$prev" in
-        -i|--input|--pairs|-o|--output) _filedir; return ;;
+        -i|--input|--pairs|-o|--output|--hostfile) _filedir; return ;;
+        --nodes) return ;;
         --format) COMPREPLY=($(compgen -W "slurm" -- "$cur")); return ;;
         --collapse) return ;;
         --index) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-i --input -q --quiet --json --node-level --allow-disconnected --allowed-only --index --pairs --hops --all -o --output --collapse --format --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-i --input -q --quiet --json --node-level --allow-disconnected --allowed-only --index --nodes --hostfile --job -p --physical --mask --pairs --hops --all -o --output --collapse --format --help --version" -- "$cur"))
         return
     fi
     local w
