@@ -22,10 +22,10 @@ without hwloc-calc or the shared data.
 """
 import json
 import random
-import shutil
 import subprocess
 import sys
-from pathlib import Path
+
+from real_exports import arguments, check_exports, export_files
 
 SAMPLE_PER_CLUSTER = 4  # cluster exports checked per cluster (seeded)
 SAMPLE = 4  # PEs, cores and packages checked per export (seeded)
@@ -96,43 +96,18 @@ def check_file(bin_dir, xml, rng):
                  calc(xml, "--po", "-I", "pu", f"{hwloc_type}:{n}"), True)
             same(f"{level} {n} mask", run(leveled + ["cpuset-of", "--mask", f"node:{n}"]),
                  calc(xml, f"{hwloc_type}:{n}"), False)
-    return checks
+    return f"ok, {checks} sets agree"
 
 
 def main():
-    if len(sys.argv) not in (3, 4):
-        print(__doc__.strip().splitlines()[-2], file=sys.stderr)
-        return 2
-    bin_dir, root = sys.argv[1], Path(sys.argv[2]).resolve()
-    data = Path(sys.argv[3]) if len(sys.argv) == 4 else root.parent / "shared" / "data"
-    if not shutil.which("hwloc-calc"):
-        print("skipped: no hwloc-calc (Debian package hwloc)")
-        return 77
-    if not (data / "hwloc-xml").is_dir():
-        print(f"skipped: no {data}/hwloc-xml")
-        return 77
+    args = arguments(__doc__, ("hwloc-calc",))
+    if isinstance(args, int):
+        return args
+    bin_dir, data = args
     rng = random.Random(14)
-    files = sorted((data / "hwloc-xml").glob("*.xml"))
-    for cluster in sorted((data / "clusters").glob("*/hwloc")):
-        exports = sorted(f for f in cluster.glob("*.xml") if not f.name.endswith(".diff.xml"))
-        files += sorted(rng.sample(exports, min(SAMPLE_PER_CLUSTER, len(exports))))
-    failures = checked = checks = 0
-    for xml in files:
-        name = xml.relative_to(data)
-        try:
-            n = check_file(bin_dir, xml, rng)
-            checked += 1
-            checks += n
-            print(f"{name}: ok, {n} sets agree")
-        except Failure as e:
-            failures += 1
-            print(f"FAIL {name}: {e}")
-    print(f"{checked} of {len(files)} exports agree with hwloc-calc ({checks} sets), "
-          f"{failures} disagree")
-    if checked < 20:
-        print("FAIL: fewer than 20 exports checked")
-        return 1
-    return 1 if failures else 0
+    files = export_files(data, rng, SAMPLE_PER_CLUSTER)
+    return check_exports(files, data, lambda xml: check_file(bin_dir, xml, rng), Failure,
+                         "hwloc-calc")
 
 
 if __name__ == "__main__":

@@ -29,10 +29,10 @@ import json
 import os
 import random
 import re
-import shutil
 import subprocess
 import sys
-from pathlib import Path
+
+from real_exports import arguments, check_exports, export_files
 
 SAMPLE_PER_CLUSTER = 8  # cluster exports checked per cluster (seeded)
 ALL_PAIRS_UP_TO = 40  # PUs; bigger machines get a sample of pairs
@@ -244,39 +244,13 @@ def check_file(bin_dir, xml, rng):
 
 
 def main():
-    if len(sys.argv) not in (3, 4):
-        print(__doc__.strip().splitlines()[-2], file=sys.stderr)
-        return 2
-    bin_dir, root = sys.argv[1], Path(sys.argv[2]).resolve()
-    data = Path(sys.argv[3]) if len(sys.argv) == 4 else root.parent / "shared" / "data"
-    for tool in ("hwloc-info", "hwloc-calc", "lstopo-no-graphics"):
-        if not shutil.which(tool):
-            print(f"skipped: no {tool} (Debian package hwloc)")
-            return 77
-    if not (data / "hwloc-xml").is_dir():
-        print(f"skipped: no {data}/hwloc-xml")
-        return 77
+    args = arguments(__doc__, ("hwloc-info", "hwloc-calc", "lstopo-no-graphics"))
+    if isinstance(args, int):
+        return args
+    bin_dir, data = args
     rng = random.Random(13)
-    files = sorted((data / "hwloc-xml").glob("*.xml"))
-    for cluster in sorted((data / "clusters").glob("*/hwloc")):
-        exports = sorted(f for f in cluster.glob("*.xml") if not f.name.endswith(".diff.xml"))
-        files += sorted(rng.sample(exports, min(SAMPLE_PER_CLUSTER, len(exports))))
-    failures = checked = 0
-    for xml in files:
-        name = xml.relative_to(data)
-        try:
-            result = check_file(bin_dir, xml, rng)
-            checked += result.startswith("ok")
-            print(f"{name}: {result}")
-        except Failure as e:
-            failures += 1
-            print(f"FAIL {name}: {e}")
-    print(f"{checked} of {len(files)} exports agree with hwloc, {failures} disagree")
-    if checked < 20:
-        print("FAIL: fewer than 20 exports checked")
-        return 1
-    return 1 if failures else 0
-
+    files = export_files(data, rng, SAMPLE_PER_CLUSTER)
+    return check_exports(files, data, lambda xml: check_file(bin_dir, xml, rng), Failure, "hwloc")
 
 if __name__ == "__main__":
     sys.exit(main())
