@@ -30,6 +30,13 @@ void add_job_options(CLI::App& app, JobOptions& o) {
                  "$PBS_NODEFILE");
 }
 
+void check_standard_input(const JobOptions& o, std::string_view input, std::string_view pairs) {
+    if (o.hostfile != "-") return;
+    if (input == "-") throw UsageError("-i - and --hostfile - cannot both read standard input");
+    if (pairs == "-")
+        throw UsageError("--hostfile - and --pairs - cannot both read standard input");
+}
+
 namespace {
 std::vector<std::string> hostfile_names(const std::string& path) {
     if (path == "-") return read_hostfile(std::cin, "<stdin>");

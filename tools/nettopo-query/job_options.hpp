@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace nettopo {
 
@@ -19,6 +20,10 @@ struct JobOptions {
 };
 
 void add_job_options(CLI::App& app, JobOptions& o);
+
+// UsageError when --hostfile - and another input (-i -, --pairs -) would
+// both read standard input.
+void check_standard_input(const JobOptions& o, std::string_view input, std::string_view pairs);
 
 // The allocation the options name (nullopt when none is given). UsageError
 // for two of them or --job outside a job; InputError for a malformed

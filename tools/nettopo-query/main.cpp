@@ -396,6 +396,7 @@ int main(int argc, char** argv) {
     if (app.get_subcommands().empty())
         return report_usage_error("nettopo-query", "a sub-command is required");
     return run_guarded("nettopo-query", [&] {
+        check_standard_input(o.job, o.input, o.pairs);
         TerminalProgress progress("nettopo-query");
         const ChildProcessSandbox hwloc_sandbox;
         LoadOptions load;
