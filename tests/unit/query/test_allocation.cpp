@@ -37,6 +37,36 @@ std::vector<MachineId> ids(const std::vector<std::uint32_t>& v) {
     return out;
 }
 
+// Rewires a random cluster as a switched fabric where most machines hang
+// below one switch each (the common case the summary's shortcut serves):
+// a random forest of switches (mostly one tree), each machine cabled to one
+// random switch, one machine in five to a second vertex.
+void as_leaf_fabric(std::mt19937_64& rng, test::ClusterSpec& spec) {
+    const auto nm = static_cast<std::uint32_t>(spec.machines.size());
+    spec.switches = std::max<std::uint32_t>(spec.switches, 2);
+    spec.links.clear();
+    const auto pick = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); };
+    const auto latency = [&] { return 1.0 + pick(400) / 4.0; };
+    spec.connected = true;
+    for (std::uint32_t sw = 1; sw < spec.switches; ++sw) {
+        if (pick(6) == 0) { // a switch tree of its own: some hosts do not reach others
+            spec.connected = false;
+            continue;
+        }
+        spec.links.push_back({nm + sw, nm + pick(sw), latency(), 0, 1});
+    }
+    for (std::uint32_t m = 0; m < nm; ++m) {
+        spec.links.push_back({m, nm + pick(spec.switches), latency(), 0, 1});
+        if (pick(5) == 0) {
+            const std::uint32_t other = pick(nm + spec.switches);
+            const bool taken = std::any_of(spec.links.begin(), spec.links.end(), [&](auto& l) {
+                return (l.a == m && l.b == other) || (l.a == other && l.b == m);
+            });
+            if (other != m && !taken) spec.links.push_back({m, other, latency(), 0, 1});
+        }
+    }
+}
+
 } // namespace
 
 TEST_CASE("a job view numbers the allocation's PEs and nodes in its order", "[allocation]") {
@@ -111,9 +141,11 @@ TEST_CASE("allocation summary: switches on shortest paths and largest hop count"
     std::mt19937_64 rng(1403);
     test::RandomOptions opts;
     opts.end_host_share = 0.3;
-    for (int round = 0; round < 80; ++round) {
+    int shared_leaves = 0; // allocations with two hosts cabled only to one switch
+    for (int round = 0; round < 200; ++round) {
         opts.allow_disconnected = round % 4 == 3;
-        const test::ClusterSpec spec = test::random_cluster(rng, opts);
+        test::ClusterSpec spec = test::random_cluster(rng, opts);
+        if (round % 2) as_leaf_fabric(rng, spec);
         const Cluster c = test::build_cluster(spec, true); // end hosts may cut it
         const Oracle o(spec);
         const auto alloc = random_allocation(rng, c.num_machines());
@@ -139,6 +171,12 @@ TEST_CASE("allocation summary: switches on shortest paths and largest hop count"
                     if (hops(a, sw) + hops(sw, b) == hops(a, b)) on_path.insert(sw);
             }
         on_path.insert(leaf.begin(), leaf.end());
+        std::vector<std::uint32_t> below(spec.switches, 0);
+        for (std::uint32_t a : alloc) {
+            const auto to = c.network().neighbors(c.vertex(MachineId(a)));
+            if (to.size() == 1 && !c.network().is_machine(to[0]))
+                shared_leaves += ++below[to[0].value - nm] == 2;
+        }
         CHECK(s.hosts == alloc.size());
         CHECK(s.leaf_switches == leaf.size());
         CHECK(s.switches == on_path.size());
@@ -150,6 +188,7 @@ TEST_CASE("allocation summary: switches on shortest paths and largest hop count"
             CHECK(!s.max_hops.has_value());
         }
     }
+    CHECK(shared_leaves >= 20); // the search from a leaf for all its hosts is exercised
 }
 
 TEST_CASE("nearest within an allocation: only its PEs, ties by view id", "[allocation]") {
