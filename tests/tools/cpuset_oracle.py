@@ -9,7 +9,9 @@ per-host exports of ../shared/data/clusters/*/hwloc/ (diff exports left out):
   * cpuset-of PE (a seeded sample of PEs = logical PUs) lists the OS index
     of hwloc-calc --po -I pu pu:PE, and its mask is hwloc-calc pu:PE's;
   * with --node-level core and --node-level package, cpuset-of node:N is
-    core:N / package:N (a seeded sample of N), list and mask;
+    core:N / package:N (a seeded sample of N), list and mask; with
+    --node-level numa, a sampled node's mask is a NUMA node's (hwloc-calc
+    numa:K) or, for PUs local to no NUMA node, its core's;
   * with -p, cpuset-of HOST:OS and machine-of HOST:OS read back the OS index
     of that sampled PU, and nearest prints PEs as HOST:OS.
 
@@ -96,6 +98,26 @@ def check_file(bin_dir, xml, rng):
                  calc(xml, "--po", "-I", "pu", f"{hwloc_type}:{n}"), True)
             same(f"{level} {n} mask", run(leveled + ["cpuset-of", "--mask", f"node:{n}"]),
                  calc(xml, f"{hwloc_type}:{n}"), False)
+    # --node-level numa: a node is a NUMA node's locality (NUMA nodes of one
+    # locality one node, nested ones the smallest), or a core for PUs local
+    # to no NUMA node; so each node's mask is some NUMA node's or some core's.
+    numa = query + ["--node-level", "numa"]
+    # The NUMA nodes with PUs (-N would count them, not give their indexes).
+    numa_nodes = [k for k in calc(xml, "-I", "numa", "all").split(",") if k]
+    if numa_nodes:
+        localities = {calc(xml, f"numa:{k}") for k in numa_nodes}
+        nodes = int(run(numa + ["num-nodes"]))
+        for n in sorted(rng.sample(range(nodes), min(SAMPLE, nodes))):
+            mask = run(numa + ["cpuset-of", "--mask", f"node:{n}"])
+            checks += 1
+            if mask in localities:
+                continue
+            pus = os_set(run(numa + ["cpuset-of", f"node:{n}"]))
+            first = min(pus)
+            core = calc(xml, "--pi", f"pu:{first}", "-I", "core")
+            if mask != calc(xml, f"core:{core}"):
+                raise Failure(f"NUMA-level node {n}: {mask} is no NUMA node's locality "
+                              "and no core's")
     return f"ok, {checks} sets agree"
 
 
