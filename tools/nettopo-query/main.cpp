@@ -19,10 +19,8 @@
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/query/summary.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -100,48 +98,6 @@ struct Run {
 
 using Command = std::function<void(Run&)>;
 
-// neighbors: one machine or switch; a hostlist naming one machine will do.
-VertexId one_vertex(const Run& r) {
-    if (const auto s = r.cluster.find_switch(r.o.name)) return r.cluster.vertex(*s);
-    if (!r.cluster.find_machine(r.o.name) && r.o.name.find_first_of("[,") == std::string::npos)
-        return r.cluster.require_vertex(r.o.name); // says no machine or switch has the name
-    const auto machines = r.naming.require_machines(r.o.name);
-    if (machines.size() != 1)
-        throw UsageError(fmt::format("neighbors takes one machine or switch; '{}' names {}",
-                                     r.o.name, machines.size()));
-    return r.cluster.vertex(machines[0]);
-}
-
-// cpuset-of: "node:N" is a node, a PE as PeNaming reads it (a number, or
-// HOST:OS with -p), else a machine name or hostlist.
-void cpuset_of(Run& r) {
-    const std::string& what = r.o.pe;
-    const auto print = [&](const QueryPrinter::CpusetOf& of, PeRange pes, bool with_host) {
-        std::vector<std::uint32_t> os;
-        os.reserve(pes.count);
-        for (std::uint32_t i = 0; i < pes.count; ++i) os.push_back(r.naming.os_index(pes[i]));
-        r.out.cpuset(of, os, r.o.mask, with_host);
-    };
-    if (what.starts_with("node:")) {
-        const auto n = parse_uint(std::string_view(what).substr(5));
-        if (!n) throw UsageError(fmt::format("'{}': expected node:N, N a node index", what));
-        const NodeId node = r.naming.require_node(*n);
-        print({r.cluster.machine_of_node(node), std::nullopt, node}, r.cluster.pes_of_node(node),
-              false);
-        return;
-    }
-    const bool pe_like = what.find_first_not_of("0123456789") == std::string::npos ||
-                         (r.o.physical && what.find(':') != std::string::npos);
-    if (pe_like) {
-        const PeId p = r.naming.require_pe(what);
-        print({r.cluster.machine_of(p), p, std::nullopt}, PeRange{p.value, 1}, false);
-        return;
-    }
-    const auto machines = r.naming.require_machines(what);
-    for (MachineId m : machines)
-        print({m, std::nullopt, std::nullopt}, r.cluster.pes_of_machine(m), machines.size() > 1);
-}
-
 // name, help, positional arguments ("pe", "pair", "machine", "node", "vertex", "nearest",
 // "expected" or ""), action
 struct SubCommand {
@@ -178,7 +134,7 @@ const std::vector<SubCommand>& commands() {
         {"on-same-node", "The other PEs of a PE's node", "pe",
          [](Run& r) { r.out.pes_around("on_same_node", r.pe(), r.cluster.on_same_node(r.pe())); }},
         {"neighbors", "Machines and switches adjacent to a machine or switch", "vertex",
-         [](Run& r) { r.out.neighbors(one_vertex(r)); }},
+         [](Run& r) { r.out.neighbors(r.naming.require_vertex(r.o.name)); }},
         {"proximity", "3 same PE, 2 same node, 1 same machine, 0 different machines", "pair",
          [](Run& r) { r.for_pairs([&](PeId a, PeId b) { r.out.proximity(a, b); }); }},
         {"ancestor", "Deepest common object of two PEs of one machine", "pair",
@@ -250,7 +206,11 @@ const std::vector<SubCommand>& commands() {
         {"cpuset-of",
          "OS indexes of the PUs of a PE, a machine (or hostlist: one line per machine) or "
          "node:N, as a list (0-3,8) or with --mask as hwloc's hex mask",
-         "cpuset", [](Run& r) { cpuset_of(r); }},
+         "cpuset",
+         [](Run& r) {
+             const auto sets = r.naming.require_pu_sets(r.o.pe);
+             for (const PuSet& set : sets) r.out.cpuset(set, r.o.mask, sets.size() > 1);
+         }},
         {"diff",
          "Differences from an expected cluster, one per line, then a summary; exit 3 when "
          "there are some",

@@ -180,4 +180,34 @@ std::vector<MachineId> PeNaming::require_machines(std::string_view expression) c
     return machines;
 }
 
+VertexId PeNaming::require_vertex(std::string_view name) const {
+    if (const auto s = cluster_.find_switch(name)) return cluster_.vertex(*s);
+    if (!cluster_.find_machine(name) && name.find_first_of("[,") == std::string_view::npos)
+        return cluster_.require_vertex(name); // says no machine or switch has the name
+    const auto machines = require_machines(name);
+    if (machines.size() != 1)
+        throw UsageError(fmt::format("neighbors takes one machine or switch; '{}' names {}", name,
+                                     machines.size()));
+    return cluster_.vertex(machines[0]);
+}
+
+std::vector<PuSet> PeNaming::require_pu_sets(std::string_view what) const {
+    if (what.starts_with("node:")) {
+        const auto n = parse_uint(what.substr(5));
+        if (!n) throw UsageError(fmt::format("'{}': expected node:N, N a node index", what));
+        const NodeId node = require_node(*n);
+        return {{cluster_.machine_of_node(node), cluster_.pes_of_node(node), std::nullopt, node}};
+    }
+    const bool pe_like = what.find_first_not_of("0123456789") == std::string_view::npos ||
+                         (physical_ && what.find(':') != std::string_view::npos);
+    if (pe_like) {
+        const PeId p = require_pe(what);
+        return {{cluster_.machine_of(p), PeRange{p.value, 1}, p, std::nullopt}};
+    }
+    std::vector<PuSet> sets;
+    for (MachineId m : require_machines(what))
+        sets.push_back({m, cluster_.pes_of_machine(m), std::nullopt, std::nullopt});
+    return sets;
+}
+
 } // namespace nettopo

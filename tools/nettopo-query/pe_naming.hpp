@@ -17,6 +17,14 @@
 
 namespace nettopo {
 
+// The PUs cpuset-of asks about: a PE's, a node's or a whole machine's.
+struct PuSet {
+    MachineId machine;
+    PeRange pes; // cluster PEs, all of `machine`
+    std::optional<PeId> pe;
+    std::optional<NodeId> node;
+};
+
 class PeNaming {
 public:
     // view: nullptr for the whole cluster; it must outlive this object.
@@ -52,6 +60,15 @@ public:
     // in its order; UsageError for names not in the cluster or, in a view,
     // not in the allocation.
     std::vector<MachineId> require_machines(std::string_view expression) const;
+
+    // A machine or switch by name, or a hostlist naming one machine
+    // (neighbors); UsageError otherwise.
+    VertexId require_vertex(std::string_view name) const;
+
+    // cpuset-of's argument: "node:N" is a node; a number (or with -p, a
+    // HOST:OS) a PE; anything else a machine name or hostlist, one set per
+    // machine. UsageError when it names nothing.
+    std::vector<PuSet> require_pu_sets(std::string_view what) const;
 
     // The OS index of a PE's PU; InputError when its source gave none.
     std::uint32_t os_index(PeId p) const;

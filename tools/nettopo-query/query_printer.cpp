@@ -222,8 +222,11 @@ void QueryPrinter::nearest(PeId pe, std::uint32_t k, std::span<const NearPe> fou
     j.end_array().end_object().line();
 }
 
-void QueryPrinter::cpuset(const CpusetOf& of, std::span<const std::uint32_t> os_indexes, bool mask,
-                          bool with_host) {
+void QueryPrinter::cpuset(const PuSet& of, bool mask, bool with_host) {
+    std::vector<std::uint32_t> os_indexes;
+    os_indexes.reserve(of.pes.count);
+    for (std::uint32_t i = 0; i < of.pes.count; ++i)
+        os_indexes.push_back(naming_.os_index(of.pes[i]));
     const std::string set = mask ? format_cpu_mask(os_indexes) : format_cpu_list(os_indexes);
     const std::string_view machine = cluster_.machine_name(of.machine);
     if (!json_) {

@@ -43,14 +43,9 @@ public:
     // The OS indexes of a set of PUs of one machine: a list ("0-3,8") or a
     // hex mask as hwloc prints cpusets; the text line starts with the
     // machine's name when `with_host` (an argument naming several machines).
-    // JSON also names the PE or node asked about, if any.
-    struct CpusetOf {
-        MachineId machine;
-        std::optional<PeId> pe;
-        std::optional<NodeId> node;
-    };
-    void cpuset(const CpusetOf& of, std::span<const std::uint32_t> os_indexes, bool mask,
-                bool with_host);
+    // JSON also names the PE or node asked about, if any. InputError when
+    // the source gave no OS indexes.
+    void cpuset(const PuSet& set, bool mask, bool with_host);
 
 private:
     template <class F>
