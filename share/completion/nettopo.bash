@@ -8,11 +8,11 @@ _nettopo_query() {
     _init_completion || return
     local subcommands="num-pes num-machines num-nodes num-switches num-links machine-of node-of
         pes-of-machine pes-of-node on-same-machine on-same-node neighbors proximity ancestor hops
-        distance path nearest distribute summary show draw export diff index"
+        distance path nearest distribute summary show cpuset-of draw export diff index"
     case "$prev" in
-        -i|--input|--pairs|-o|--output|--rankfile|--slurm) _filedir; return ;;
+        -i|--input|--pairs|-o|--output|--rankfile|--slurm|--hostfile) _filedir; return ;;
         --format) COMPREPLY=($(compgen -W "slurm slurm-yaml scotch synthetic" -- "$cur")); return ;;
-        --collapse|--machine|--budget-mb) return ;;
+        --collapse|--machine|--budget-mb|--nodes) return ;;
         # a path between two PEs or machines, or a hostlist of machines
         --highlight) COMPREPLY=($(compgen -W "path:" -- "$cur")); compopt -o nospace; return ;;
         --policy) COMPREPLY=($(compgen -W "scatter compact" -- "$cur")); return ;;
@@ -21,7 +21,7 @@ _nettopo_query() {
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
     esac
     if [[ "$cur" == -* ]]; then
-        COMPREPLY=($(compgen -W "-i --input -q --quiet --json --node-level --allow-disconnected --allowed-only --index --pairs --hops --all -o --output --collapse --highlight --format --machine --policy --rankfile --physical-slots --slurm --kind --budget-mb --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "-i --input -q --quiet --json --node-level --allow-disconnected --allowed-only --index --nodes --hostfile --job -p --physical --mask --pairs --hops --all -o --output --collapse --highlight --format --machine --policy --rankfile --physical-slots --slurm --kind --budget-mb --help --version" -- "$cur"))
         return
     fi
     local w

@@ -201,7 +201,7 @@ for i in "${!names[@]}"; do
     (
         cd "$root"
         # A fixed environment: no default archive, stable messages.
-        unset NETTOPO_ARCHIVE
+        unset NETTOPO_ARCHIVE SLURM_JOB_NODELIST PBS_NODEFILE  # --job: not inside a job
         export LC_ALL=C
         exec "$bin_dir/$tool" "${args[@]+"${args[@]}"}" <"$stdin_file" >"$out" 2>"$err"
     ) || code=$?

@@ -68,30 +68,54 @@ std::string neighbours_text(const Cluster& c, VertexId v, std::size_t shown) {
 } // namespace
 
 void write_show(const Cluster& c, std::ostream& out, const ShowOptions& options) {
-    out << fmt::format("Cluster {}: {}\n", c.name().empty() ? "(unnamed)" : c.name(),
-                       cluster_counts(c));
+    const JobView* view = options.view;
+    if (view)
+        out << fmt::format("Allocation of cluster {}: {}, {}, {}\n",
+                           c.name().empty() ? "(unnamed)" : c.name(),
+                           counted(view->num_machines(), "machine"), counted(view->num_pes(), "PE"),
+                           counted(view->num_nodes(), "node"));
+    else
+        out << fmt::format("Cluster {}: {}\n", c.name().empty() ? "(unnamed)" : c.name(),
+                           cluster_counts(c));
     const std::uint32_t limit = options.max_listed ? options.max_listed : ~0u;
     // A switch's ports are summarised more tightly than the machine list.
     const std::size_t ports = options.max_listed ? 8 : ~std::size_t{0};
-    for (std::uint32_t s = 0; s < c.num_switches() && s < limit; ++s)
-        out << fmt::format("  Switch {}: {}\n", c.switch_name(SwitchId(s)),
-                           neighbours_text(c, c.vertex(SwitchId(s)), ports));
-    if (c.num_switches() > limit)
-        out << fmt::format("  ... {} more switches\n", c.num_switches() - limit);
-    for (std::uint32_t m = 0; m < c.num_machines() && m < limit; ++m) {
-        const PeRange pes = c.pes_of_machine(MachineId(m));
+    // In a view: the switches its machines are cabled to, and their types.
+    std::vector<SwitchId> switches;
+    std::vector<char> type_used(c.num_types(), view ? 0 : 1);
+    if (view) {
+        std::vector<char> leaf(c.num_switches(), 0);
+        for (MachineId m : view->machines()) {
+            type_used[c.type_of(m).value] = 1;
+            for (VertexId w : c.network().neighbors(c.vertex(m)))
+                if (!c.network().is_machine(w)) leaf[c.switch_of_vertex(w).value] = 1;
+        }
+        for (std::uint32_t s = 0; s < c.num_switches(); ++s)
+            if (leaf[s]) switches.emplace_back(s);
+    } else {
+        for (std::uint32_t s = 0; s < c.num_switches(); ++s) switches.emplace_back(s);
+    }
+    const auto num_switches = static_cast<std::uint32_t>(switches.size());
+    for (std::uint32_t i = 0; i < num_switches && i < limit; ++i)
+        out << fmt::format("  Switch {}: {}\n", c.switch_name(switches[i]),
+                           neighbours_text(c, c.vertex(switches[i]), ports));
+    if (num_switches > limit) out << fmt::format("  ... {} more switches\n", num_switches - limit);
+    const std::uint32_t num_machines = view ? view->num_machines() : c.num_machines();
+    for (std::uint32_t i = 0; i < num_machines && i < limit; ++i) {
+        const MachineId m = view ? view->machine(i) : MachineId(i);
+        const PeRange pes = view ? view->view_pes(i) : c.pes_of_machine(m);
         const std::string pe_text =
             pes.count == 1 ? fmt::format("PE {}", pes.first)
                            : fmt::format("PEs {}-{}", pes.first, pes.first + pes.count - 1);
         // An end host carries no traffic: paths start or end there only.
-        const bool end_host = !c.network().forwards(c.vertex(MachineId(m)));
-        out << fmt::format("  Machine {} (type {}, {}{}): {}\n", c.machine_name(MachineId(m)),
-                           c.type_of(MachineId(m)).value, pe_text, end_host ? ", end host" : "",
-                           neighbours_text(c, c.vertex(MachineId(m)), ports));
+        const bool end_host = !c.network().forwards(c.vertex(m));
+        out << fmt::format("  Machine {} (type {}, {}{}): {}\n", c.machine_name(m),
+                           c.type_of(m).value, pe_text, end_host ? ", end host" : "",
+                           neighbours_text(c, c.vertex(m), ports));
     }
-    if (c.num_machines() > limit)
-        out << fmt::format("  ... {} more machines\n", c.num_machines() - limit);
+    if (num_machines > limit) out << fmt::format("  ... {} more machines\n", num_machines - limit);
     for (std::uint32_t t = 0; t < c.num_types(); ++t) {
+        if (!type_used[t]) continue;
         const MachineType& type = c.type(TypeId(t));
         out << fmt::format("Machine type {}: {} ({}, {} at level {})\n", t, type.description(),
                            counted(type.num_pus(), "PE"), counted(type.num_nodes(), "node"),

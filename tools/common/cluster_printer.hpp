@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common/json_writer.hpp"
+#include "nettopo/model/job_view.hpp"
 #include "nettopo/query/summary.hpp"
 
 #include <cstdint>
@@ -19,6 +20,9 @@ void write_summary_object(const ClusterSummary& s, JsonWriter& j);
 
 struct ShowOptions {
     std::uint32_t max_listed = 32; // machines, switches and neighbours listed; 0 = all
+    // A job's allocation: only its machines (PEs in its numbering), the
+    // switches they are cabled to and their machine types.
+    const JobView* view = nullptr;
 };
 void write_show(const Cluster& cluster, std::ostream& out, const ShowOptions& options = {});
 

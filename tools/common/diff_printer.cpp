@@ -2,7 +2,7 @@
 
 #include "common/format_units.hpp"
 #include "common/json_writer.hpp"
-#include "nettopo/fabric/hostlist.hpp"
+#include "nettopo/support/hostlist.hpp"
 #include "nettopo/support/text.hpp"
 
 #include <array>

@@ -13,9 +13,9 @@
 #include "nettopo-discover/mpi_gather.hpp"
 
 #include "common/tool_support.hpp"
-#include "nettopo/fabric/hostlist.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/hostlist.hpp"
 #include "nettopo/support/parse.hpp"
 #include "nettopo/support/text.hpp"
 #include "nettopo/tree/machine_tree.hpp"

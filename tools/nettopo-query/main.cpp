@@ -9,12 +9,16 @@
 #include "nettopo-query/export_formats.hpp"
 #include "nettopo-query/distribute_command.hpp"
 #include "nettopo-query/index_command.hpp"
+#include "nettopo-query/allocation_printer.hpp"
+#include "nettopo-query/job_options.hpp"
+#include "nettopo-query/pe_naming.hpp"
 #include "nettopo-query/query_printer.hpp"
 #include "nettopo/fabric/dot_highlight.hpp"
 #include "nettopo/fabric/dot_writer.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/model/cluster_diff.hpp"
 #include "nettopo/query/distribute.hpp"
+#include "nettopo/query/allocation.hpp"
 #include "nettopo/query/index_choice.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/query/summary.hpp"
@@ -40,8 +44,11 @@ struct Options {
     std::uint32_t collapse = DotOptions{}.collapse_above;
     bool json = false, allow_disconnected = false, all = false, by_hops = false;
     bool allowed_only = false, quiet = false;
-    std::vector<std::uint64_t> pes; // the two PEs of a pair query
-    std::uint64_t index = 0;        // the PE or node of a single-index query
+    bool physical = false, mask = false; // -p; cpuset-of --mask
+    JobOptions job;                      // --nodes, --hostfile, --job
+    std::vector<std::string> pes;        // the two PEs of a pair query, as PeNaming reads them
+    std::string pe;                      // the PE of a single-PE query
+    std::uint64_t index = 0;             // the node of a single-node query
     std::uint64_t k = 0;
     DistributeRequest distribute; // distribute N [--policy] [--rankfile] [--slurm]
     std::string index_kind = "auto"; // index: --kind
@@ -53,14 +60,18 @@ struct Run {
     const Options& o;
     const Cluster& cluster;
     const LoadOptions& load;
+    // The job's allocation (--nodes, --hostfile, --job), nullptr for the
+    // whole cluster; its machines() are the allocation's, in its order.
+    const JobView* view;
+    const PeNaming& naming; // how PEs and nodes are read and printed
     QueryEngine engine;
     QueryPrinter out;
     std::unique_ptr<DistanceIndex> index;     // what the engine looks distances up in, if any
     int code = exit_ok;                       // diff: exit_differences when the clusters differ
     const LoadedTopology* topology = nullptr; // what was read: the kept index, the image
 
-    PeId pe() const { return cluster.require_pe(o.index); }
-    PeId pair_pe(std::size_t i) const { return cluster.require_pe(o.pes.at(i)); }
+    PeId pe() const { return naming.require_pe(o.pe); }
+    PeId pair_pe(std::size_t i) const { return naming.require_pe(o.pes.at(i)); }
 
     // Gives the engine the index --index picks for this many questions
     // (nullopt: not known in advance; index_choice.hpp states the rule).
@@ -89,12 +100,12 @@ struct Run {
             throw UsageError("-i - and --pairs - cannot both read standard input");
         if (o.pairs == "-") { // answer as each line arrives: usable as a co-process
             if (distances) plan(std::nullopt);
-            for_each_pe_pair(std::cin, "<stdin>", cluster, [&](PeId a, PeId b) {
+            for_each_pe_pair(std::cin, "<stdin>", naming, [&](PeId a, PeId b) {
                 f(a, b);
                 std::cout.flush();
             });
         } else {
-            const auto pairs = read_pe_pairs_file(o.pairs, cluster);
+            const auto pairs = read_pe_pairs_file(o.pairs, naming);
             if (distances) plan(pairs.size());
             for (auto [a, b] : pairs) f(a, b);
         }
@@ -102,8 +113,10 @@ struct Run {
 };
 
 // The machines a job's commands see, in the allocation's order (distribute
-// places ranks over them): the whole cluster.
+// places ranks over them): the job's allocation (--nodes, --hostfile, --job),
+// else the whole cluster.
 std::vector<MachineId> allocation_of(const Run& r) {
+    if (r.view) return {r.view->machines().begin(), r.view->machines().end()};
     return all_machines(r.cluster);
 }
 
@@ -121,21 +134,23 @@ struct SubCommand {
 const std::vector<SubCommand>& commands() {
     static const std::vector<SubCommand> table = {
         {"num-pes", "Number of PEs", "",
-         [](Run& r) { r.out.count("num_pes", r.cluster.num_pes()); }},
+         [](Run& r) { r.out.count("num_pes", r.naming.num_pes()); }},
         {"num-machines", "Number of machines", "",
-         [](Run& r) { r.out.count("num_machines", r.cluster.num_machines()); }},
+         [](Run& r) { r.out.count("num_machines", r.naming.num_machines()); }},
         {"num-nodes", "Number of nodes", "",
-         [](Run& r) { r.out.count("num_nodes", r.cluster.num_nodes()); }},
+         [](Run& r) { r.out.count("num_nodes", r.naming.num_nodes()); }},
         {"num-switches", "Number of switches", "",
          [](Run& r) { r.out.count("num_switches", r.cluster.num_switches()); }},
         {"num-links", "Number of network links", "",
          [](Run& r) { r.out.count("num_links", r.cluster.num_net_links()); }},
         {"machine-of", "Machine of a PE", "pe", [](Run& r) { r.out.machine_of(r.pe()); }},
         {"node-of", "Node of a PE", "pe", [](Run& r) { r.out.node_of(r.pe()); }},
-        {"pes-of-machine", "PEs of a machine", "machine",
-         [](Run& r) { r.out.pes_of_machine(r.cluster.require_machine(r.o.name)); }},
+        {"pes-of-machine", "PEs of a machine (a hostlist: one line per machine)", "machine",
+         [](Run& r) {
+             for (MachineId m : r.naming.require_machines(r.o.name)) r.out.pes_of_machine(m);
+         }},
         {"pes-of-node", "PEs of a node", "node",
-         [](Run& r) { r.out.pes_of_node(r.cluster.require_node(r.o.index)); }},
+         [](Run& r) { r.out.pes_of_node(r.naming.require_node(r.o.index)); }},
         {"on-same-machine", "The other PEs of a PE's machine", "pe",
          [](Run& r) {
              r.out.pes_around("on_same_machine", r.pe(), r.cluster.on_same_machine(r.pe()));
@@ -143,7 +158,7 @@ const std::vector<SubCommand>& commands() {
         {"on-same-node", "The other PEs of a PE's node", "pe",
          [](Run& r) { r.out.pes_around("on_same_node", r.pe(), r.cluster.on_same_node(r.pe())); }},
         {"neighbors", "Machines and switches adjacent to a machine or switch", "vertex",
-         [](Run& r) { r.out.neighbors(r.cluster.require_vertex(r.o.name)); }},
+         [](Run& r) { r.out.neighbors(r.naming.require_vertex(r.o.name)); }},
         {"proximity", "3 same PE, 2 same node, 1 same machine, 0 different machines", "pair",
          [](Run& r) { r.for_pairs([&](PeId a, PeId b) { r.out.proximity(a, b); }); }},
         {"ancestor", "Deepest common object of two PEs of one machine", "pair",
@@ -167,8 +182,13 @@ const std::vector<SubCommand>& commands() {
              const PeId p = r.pe();
              // No more than every PE can be asked for; the answer says what was asked.
              const auto k =
-                 static_cast<std::uint32_t>(std::min<std::uint64_t>(r.o.k, r.cluster.num_pes()));
-             r.out.nearest(p, r.o.k, r.engine.nearest(p, k));
+                 static_cast<std::uint32_t>(std::min<std::uint64_t>(r.o.k, r.naming.num_pes()));
+             if (!r.view) {
+                 r.out.nearest(p, r.o.k, r.engine.nearest(p, k));
+                 return;
+             }
+             r.plan(r.view->num_machines()); // one distance per allocation machine
+             r.out.nearest(p, r.o.k, nearest_in_view(r.engine, *r.view, p, k));
          }},
         {"distribute",
          "One line per rank (rank, host, PU logical and OS index): N processes spread over the "
@@ -182,6 +202,12 @@ const std::vector<SubCommand>& commands() {
          }},
         {"summary", "Counts, machine types, node level, degrees, diameter", "",
          [](Run& r) {
+             if (r.view) {
+                 const AllocationSummary s = summarize_allocation(*r.view);
+                 r.o.json ? write_allocation_summary_json(*r.view, s, std::cout)
+                          : write_allocation_summary_text(*r.view, s, std::cout);
+                 return;
+             }
              const ClusterSummary s = summarize(r.cluster);
              r.o.json ? write_summary_json(s, std::cout) : write_summary_text(s, std::cout);
          }},
@@ -190,7 +216,7 @@ const std::vector<SubCommand>& commands() {
              if (r.o.json)
                  throw UsageError("show has no JSON form: use summary --json, or nettopo-discover "
                                   "-o - for the whole topology as XML");
-             write_show(r.cluster, std::cout, ShowOptions{r.o.all ? 0u : 32u});
+             write_show(r.cluster, std::cout, ShowOptions{r.o.all ? 0u : 32u, r.view});
          }},
         {"draw", "Graphviz drawing of the network (DOT; -o FILE.svg/.png/.pdf renders it)", "",
          [](Run& r) {
@@ -217,6 +243,14 @@ const std::vector<SubCommand>& commands() {
              write_export(r.cluster, r.o.format, r.o.machine, text);
              write_output(r.o.output.empty() ? "-" : r.o.output,
                           [&](std::ostream& out) { out << text.str(); });
+         }},
+        {"cpuset-of",
+         "OS indexes of the PUs of a PE, a machine (or hostlist: one line per machine) or "
+         "node:N, as a list (0-3,8) or with --mask as hwloc's hex mask",
+         "cpuset",
+         [](Run& r) {
+             const auto sets = r.naming.require_pu_sets(r.o.pe);
+             for (const PuSet& set : sets) r.out.cpuset(set, r.o.mask, sets.size() > 1);
          }},
         {"diff",
          "Differences from an expected cluster, one per line, then a summary; exit 3 when "
@@ -255,6 +289,15 @@ const CLI::Validator index_check(
     },
     "INDEX");
 
+// A PE argument: the index check, unless it is -p's HOST:OS, which
+// PeNaming checks against the cluster.
+const CLI::Validator pe_check(
+    [](std::string& v) -> std::string {
+        if (v.find(':') != std::string::npos) return {};
+        return index_check(v);
+    },
+    "PE");
+
 const CLI::Validator format_check(
     [](std::string& v) -> std::string {
         if (is_export_format(v)) return {};
@@ -264,21 +307,29 @@ const CLI::Validator format_check(
 
 void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
     const std::string_view args = c.args;
-    if (args == "pe") sub->add_option("pe", o.index, "PE index")->required()->check(index_check);
+    if (args == "pe") sub->add_option("pe", o.pe, "PE index")->required()->check(pe_check);
     if (args == "node")
         sub->add_option("node", o.index, "Node index")->required()->check(index_check);
-    if (args == "machine") sub->add_option("machine", o.name, "Machine name")->required();
+    if (args == "machine")
+        sub->add_option("machine", o.name, "Machine name or hostlist ('node[01-04]')")->required();
     if (args == "vertex") sub->add_option("name", o.name, "Machine or switch name")->required();
+    if (args == "cpuset") {
+        sub->add_option("what", o.pe,
+                        "A PE (HOST:OS with -p), a machine name or hostlist, or node:N")
+            ->required();
+        sub->add_flag("--mask", o.mask,
+                      "Print hwloc's hex cpuset mask (0x000000ff) instead of a list");
+    }
     if (args == "expected")
         sub->add_option("expected", o.expected,
                         "The cluster expected: archive, description or hwloc XML ('-' = stdin)")
             ->required();
     if (args == "nearest") {
-        sub->add_option("pe", o.index, "PE index")->required()->check(index_check);
+        sub->add_option("pe", o.pe, "PE index")->required()->check(pe_check);
         sub->add_option("k", o.k, "How many PEs")->required()->check(index_check);
     }
     if (args == "pair") {
-        sub->add_option("pes", o.pes, "Two PE indexes A B")->expected(0, 2)->check(index_check);
+        sub->add_option("pes", o.pes, "Two PE indexes A B")->expected(0, 2)->check(pe_check);
         sub->add_option("--pairs", o.pairs,
                         "File of 'A B' lines ('-' = stdin), one result per line");
     }
@@ -365,6 +416,11 @@ int main(int argc, char** argv) {
                  "machine)");
     app.add_flag("-q,--quiet", o.quiet,
                  "Say nothing on stderr when no topology is given and this machine is read");
+    add_job_options(app, o.job);
+    app.add_flag("-p,--physical", o.physical,
+                 "PEs are read and printed as HOST:OS, the OS (physical) index of the PU on "
+                 "its machine, as lstopo -p and hwloc-calc -p use (a bare OS index is read "
+                 "while the cluster or allocation holds one machine)");
     app.add_option("--index", o.index_use,
                    "How hops and distance answer: auto (the family's "
                    "closed form when the cluster still is its family, else a distance index "
@@ -375,7 +431,11 @@ int main(int argc, char** argv) {
     app.require_subcommand(0, 1);
     app.fallthrough();
     add_version_flag(app, "nettopo-query");
-    app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage, 3 diff found differences.");
+    app.footer("With --nodes, --hostfile or --job, every query is about the allocation: PEs "
+               "are numbered 0..N-1 within it (its machines in its order, each machine's PEs "
+               "in logical order) and nodes likewise; switches, paths, draw, export and diff "
+               "stay the whole network's.\n"
+               "Exit status: 0 success, 1 bad input data, 2 bad usage, 3 diff found differences.");
     for (const SubCommand& c : commands()) add_arguments(app.add_subcommand(c.name, c.help), c, o);
     try {
         app.parse(argc, argv);
@@ -387,6 +447,7 @@ int main(int argc, char** argv) {
     if (app.get_subcommands().empty())
         return report_usage_error("nettopo-query", "a sub-command is required");
     return run_guarded("nettopo-query", [&] {
+        check_standard_input(o.job, o.input, o.pairs);
         TerminalProgress progress("nettopo-query");
         const ChildProcessSandbox hwloc_sandbox;
         LoadOptions load;
@@ -398,14 +459,18 @@ int main(int argc, char** argv) {
         if (o.input.empty()) o.input = default_input("nettopo-query", o.quiet);
         const LoadedTopology topology = load_input("nettopo-query", o.input, load, o.quiet);
         const Cluster& cluster = topology.cluster;
+        const std::optional<JobView> view = job_view_from_options(cluster, o.job);
+        const PeNaming naming(cluster, view ? &*view : nullptr, o.physical);
         const std::string name = app.get_subcommands().front()->get_name();
         for (const SubCommand& c : commands())
             if (name == c.name) {
                 Run run{o,
                         cluster,
                         load,
+                        view ? &*view : nullptr,
+                        naming,
                         QueryEngine(cluster),
-                        QueryPrinter(std::cout, o.json, cluster),
+                        QueryPrinter(std::cout, o.json, naming),
                         nullptr};
                 run.topology = &topology;
                 c.run(run);

@@ -1,6 +1,7 @@
 #include "nettopo-query/query_printer.hpp"
 
 #include "common/json_writer.hpp"
+#include "nettopo/support/cpu_set_text.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/parse.hpp"
 
@@ -13,24 +14,20 @@
 
 namespace nettopo {
 
-namespace {
-std::string join_pes(PeRange r) {
+std::string QueryPrinter::pes_text(PeRange r) const {
     std::string s;
-    for (std::uint32_t i = 0; i < r.count; ++i) s += fmt::format("{}{}", i ? " " : "", r.first + i);
+    for (std::uint32_t i = 0; i < r.count; ++i) {
+        if (i) s += ' ';
+        s += naming_.pe_text(r[i]);
+    }
     return s;
 }
-std::string join_pes(std::span<const PeId> pes) {
-    std::string s;
-    for (std::size_t i = 0; i < pes.size(); ++i)
-        s += fmt::format("{}{}", i ? " " : "", pes[i].value);
-    return s;
-}
-void pe_array(JsonWriter& j, PeRange r) {
+
+void QueryPrinter::pes_json(JsonWriter& j, PeRange r) const {
     j.begin_array();
-    for (std::uint32_t i = 0; i < r.count; ++i) j.value(r.first + i);
+    for (std::uint32_t i = 0; i < r.count; ++i) naming_.pe_json(j, r[i]);
     j.end_array();
 }
-} // namespace
 
 void QueryPrinter::count(std::string_view key, std::uint64_t value) {
     if (!json_) {
@@ -48,51 +45,62 @@ void QueryPrinter::machine_of(PeId pe) {
         return;
     }
     JsonWriter j(out_);
-    j.begin_object().field("pe", pe.value).field("machine", m).end_object().line();
+    j.begin_object().key("pe");
+    naming_.pe_json(j, pe);
+    j.field("machine", m).end_object().line();
 }
 
 void QueryPrinter::node_of(PeId pe) {
-    const NodeId n = cluster_.node_of(pe);
+    const std::uint32_t n = naming_.node_number(cluster_.node_of(pe));
     if (!json_) {
-        out_ << n.value << '\n';
+        out_ << n << '\n';
         return;
     }
     JsonWriter j(out_);
-    j.begin_object().field("pe", pe.value).field("node", n.value).end_object().line();
+    j.begin_object().key("pe");
+    naming_.pe_json(j, pe);
+    j.field("node", n).end_object().line();
 }
 
 void QueryPrinter::pes_of_machine(MachineId m) {
     const PeRange r = cluster_.pes_of_machine(m);
     if (!json_) {
-        out_ << join_pes(r) << '\n';
+        out_ << pes_text(r) << '\n';
         return;
     }
     JsonWriter j(out_);
     j.begin_object().field("machine", cluster_.machine_name(m)).key("pes");
-    pe_array(j, r);
+    pes_json(j, r);
     j.end_object().line();
 }
 
 void QueryPrinter::pes_of_node(NodeId n) {
     const PeRange r = cluster_.pes_of_node(n);
     if (!json_) {
-        out_ << join_pes(r) << '\n';
+        out_ << pes_text(r) << '\n';
         return;
     }
     JsonWriter j(out_);
-    j.begin_object().field("node", n.value).key("pes");
-    pe_array(j, r);
+    j.begin_object().field("node", naming_.node_number(n)).key("pes");
+    pes_json(j, r);
     j.end_object().line();
 }
 
 void QueryPrinter::pes_around(std::string_view key, PeId pe, std::span<const PeId> pes) {
     if (!json_) {
-        out_ << join_pes(pes) << '\n';
+        std::string s;
+        for (std::size_t i = 0; i < pes.size(); ++i) {
+            if (i) s += ' ';
+            s += naming_.pe_text(pes[i]);
+        }
+        out_ << s << '\n';
         return;
     }
     JsonWriter j(out_);
-    j.begin_object().field("pe", pe.value).key(key).begin_array();
-    for (PeId p : pes) j.value(p.value);
+    j.begin_object().key("pe");
+    naming_.pe_json(j, pe);
+    j.key(key).begin_array();
+    for (PeId p : pes) naming_.pe_json(j, p);
     j.end_array().end_object().line();
 }
 
@@ -128,7 +136,11 @@ void QueryPrinter::pair_result(PeId a, PeId b, std::string_view key, F&& write_j
         return;
     }
     JsonWriter j(out_);
-    j.begin_object().field("a", a.value).field("b", b.value).key(key);
+    j.begin_object().key("a");
+    naming_.pe_json(j, a);
+    j.key("b");
+    naming_.pe_json(j, b);
+    j.key(key);
     write_json(j);
     j.end_object().line();
 }
@@ -195,19 +207,48 @@ void QueryPrinter::path(PeId a, PeId b, const std::optional<std::vector<VertexId
 void QueryPrinter::nearest(PeId pe, std::uint32_t k, std::span<const NearPe> found) {
     if (!json_) {
         for (const NearPe& n : found)
-            out_ << n.pe.value << ' ' << format_number(n.distance_ns) << '\n';
+            out_ << naming_.pe_text(n.pe) << ' ' << format_number(n.distance_ns) << '\n';
         return;
     }
     JsonWriter j(out_);
-    j.begin_object().field("pe", pe.value).field("k", k).key("nearest").begin_array();
-    for (const NearPe& n : found)
-        j.begin_object().field("pe", n.pe.value).field("latency_ns", n.distance_ns).end_object();
+    j.begin_object().key("pe");
+    naming_.pe_json(j, pe);
+    j.field("k", k).key("nearest").begin_array();
+    for (const NearPe& n : found) {
+        j.begin_object().key("pe");
+        naming_.pe_json(j, n.pe);
+        j.field("latency_ns", n.distance_ns).end_object();
+    }
     j.end_array().end_object().line();
 }
 
-void for_each_pe_pair(std::istream& in, const std::string& source, const Cluster& cluster,
+void QueryPrinter::cpuset(const PuSet& of, bool mask, bool with_host) {
+    std::vector<std::uint32_t> os_indexes;
+    os_indexes.reserve(of.pes.count);
+    for (std::uint32_t i = 0; i < of.pes.count; ++i)
+        os_indexes.push_back(naming_.os_index(of.pes[i]));
+    const std::string set = mask ? format_cpu_mask(os_indexes) : format_cpu_list(os_indexes);
+    const std::string_view machine = cluster_.machine_name(of.machine);
+    if (!json_) {
+        if (with_host) out_ << machine << ' ';
+        out_ << set << '\n';
+        return;
+    }
+    JsonWriter j(out_);
+    j.begin_object();
+    if (of.pe) {
+        j.key("pe");
+        naming_.pe_json(j, *of.pe);
+    }
+    if (of.node) j.field("node", naming_.node_number(*of.node));
+    j.field("machine", machine).field(mask ? "cpuset_mask" : "cpuset", set).end_object().line();
+}
+
+void for_each_pe_pair(std::istream& in, const std::string& source, const PeNaming& naming,
                       const std::function<void(PeId, PeId)>& f) {
-    std::string line;
+    const Cluster& cluster = naming.cluster();
+    const bool plain = !naming.view() && !naming.physical();
+    std::string line, why;
     std::vector<std::string_view> t;
     for (std::size_t n = 1; std::getline(in, line); ++n) {
         std::string_view content(line);
@@ -218,6 +259,12 @@ void for_each_pe_pair(std::istream& in, const std::string& source, const Cluster
         if (t.size() != 2) throw InputError(source, n, "expected two PE indexes 'A B'");
         PeId ab[2];
         for (int i = 0; i < 2; ++i) {
+            if (!plain) { // allocation ids or HOST:OS, as the command line takes them
+                const auto p = naming.parse_pe(t[i], why);
+                if (!p) throw InputError(source, n, why);
+                ab[i] = *p;
+                continue;
+            }
             const auto v = parse_uint(t[i]);
             if (!v) throw InputError(source, n, fmt::format("'{}' is not a PE index", t[i]));
             if (*v >= cluster.num_pes())
@@ -231,19 +278,19 @@ void for_each_pe_pair(std::istream& in, const std::string& source, const Cluster
 }
 
 std::vector<std::pair<PeId, PeId>> read_pe_pairs(std::istream& in, const std::string& source,
-                                                 const Cluster& cluster) {
+                                                 const PeNaming& naming) {
     std::vector<std::pair<PeId, PeId>> pairs;
-    for_each_pe_pair(in, source, cluster, [&](PeId a, PeId b) { pairs.emplace_back(a, b); });
+    for_each_pe_pair(in, source, naming, [&](PeId a, PeId b) { pairs.emplace_back(a, b); });
     return pairs;
 }
 
 std::vector<std::pair<PeId, PeId>> read_pe_pairs_file(const std::string& path,
-                                                      const Cluster& cluster) {
+                                                      const PeNaming& naming) {
     std::ifstream file(path);
     if (!file)
         throw InputError(path, 0,
                          fmt::format("cannot read the pairs file: {}", std::strerror(errno)));
-    return read_pe_pairs(file, path, cluster);
+    return read_pe_pairs(file, path, naming);
 }
 
 } // namespace nettopo

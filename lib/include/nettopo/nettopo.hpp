@@ -15,7 +15,10 @@
 // (a bad argument), both nettopo::Error. C programs use <nettopo/nettopo.h>.
 #pragma once
 
+#include "nettopo/support/cpu_set_text.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/hostfile.hpp"
+#include "nettopo/support/hostlist.hpp"
 #include "nettopo/support/ids.hpp"
 
 #include "nettopo/tree/lca.hpp"
@@ -24,11 +27,13 @@
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/model/cluster_diff.hpp"
+#include "nettopo/model/job_view.hpp"
 #include "nettopo/model/progress.hpp"
 
 #include "nettopo/families/family.hpp"
 
 #include "nettopo/query/distance_index.hpp"
+#include "nettopo/query/allocation.hpp"
 #include "nettopo/query/distribute.hpp"
 #include "nettopo/query/index_choice.hpp"
 #include "nettopo/query/kept_index.hpp"
@@ -45,7 +50,6 @@
 #include "nettopo/formats/load.hpp"
 
 #include "nettopo/fabric/fabric.hpp"
-#include "nettopo/fabric/hostlist.hpp"
 
 #include "nettopo/gen/generate.hpp"
 

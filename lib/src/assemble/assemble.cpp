@@ -4,11 +4,11 @@
 // machine type whatever file they came from.
 #include "nettopo/assemble/assemble.hpp"
 
-#include "nettopo/fabric/hostlist.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/query/summary.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/hostlist.hpp"
 #include "nettopo/support/parse.hpp"
 #include "nettopo/support/text.hpp"
 

@@ -1,9 +1,9 @@
 // Graphviz DOT drawing of a cluster's network (dot_writer.hpp).
 #include "nettopo/fabric/dot_writer.hpp"
 
-#include "nettopo/fabric/hostlist.hpp"
 #include "nettopo/families/family.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/hostlist.hpp"
 #include "nettopo/support/text.hpp"
 
 #include <algorithm>

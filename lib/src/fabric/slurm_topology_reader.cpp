@@ -33,8 +33,8 @@
 // hosts come from elsewhere, e.g. the hwloc exports, when the cluster is put
 // together).
 #include "nettopo/fabric/fabric.hpp"
-#include "nettopo/fabric/hostlist.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/hostlist.hpp"
 
 #include <algorithm>
 #include <cctype>

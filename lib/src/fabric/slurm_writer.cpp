@@ -39,9 +39,9 @@
 // "children:").
 #include "nettopo/fabric/slurm_writer.hpp"
 
-#include "nettopo/fabric/hostlist.hpp"
 #include "nettopo/support/atomic_file.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/hostlist.hpp"
 #include "nettopo/support/parse.hpp"
 
 #include <algorithm>

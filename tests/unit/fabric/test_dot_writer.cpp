@@ -8,13 +8,13 @@
 #include "common/drawing.hpp"
 #include "nettopo/fabric/dot_highlight.hpp"
 #include "nettopo/fabric/dot_writer.hpp"
-#include "nettopo/fabric/hostlist.hpp"
 #include "nettopo/families/family.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/hostlist.hpp"
 #include "testkit/temp_dir.hpp"
 
 #include <algorithm>

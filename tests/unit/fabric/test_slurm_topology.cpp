@@ -2,12 +2,12 @@
 // reading (tree, block, flat; errors with their line), and topology.conf
 // writing, checked by round trips through the reader.
 #include "nettopo/fabric/fabric.hpp"
-#include "nettopo/fabric/hostlist.hpp"
 #include "nettopo/fabric/slurm_writer.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/hostlist.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -3,7 +3,7 @@
 // zero padding of every number of the range taken from the written width of
 // lo ("[01-10]" -> 01..10, "[8-10]" -> 8, 9, 10). Items are separated by
 // commas or blanks outside brackets; empty items are skipped, as Slurm does.
-#include "nettopo/fabric/hostlist.hpp"
+#include "nettopo/support/hostlist.hpp"
 
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/parse.hpp"

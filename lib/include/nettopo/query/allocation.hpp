@@ -1,0 +1,41 @@
+// Queries about a job's allocation (model/job_view.hpp) that need the
+// network: how far it spreads (the check "does my job sit under one
+// switch?") and the nearest PEs within it.
+#pragma once
+
+#include "nettopo/model/job_view.hpp"
+#include "nettopo/query/query_engine.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace nettopo {
+
+struct AllocationSummary {
+    std::uint32_t hosts = 0, pes = 0, nodes = 0;
+    // Switches a host of the allocation is cabled to.
+    std::uint32_t leaf_switches = 0;
+    // Switches on some shortest (fewest hops) path between two of its hosts,
+    // leaf switches included: 1 for a job under one switch.
+    std::uint32_t switches = 0;
+    // Largest hop count between two of its hosts (0 for one host); nullopt
+    // when two of them do not reach each other.
+    std::optional<std::uint32_t> max_hops;
+    std::uint64_t unreachable_pairs = 0; // unordered host pairs with no path
+};
+
+// One breadth-first search per host, stopped once every host is reached,
+// then one backward sweep over what it reached: O(hosts x (V + E)) at worst,
+// far less for an allocation under a few switches. Paths respect
+// forwarding (model/network.hpp).
+AllocationSummary summarize_allocation(const JobView& view);
+
+// The k PEs of the allocation closest to p (p excluded; p may be outside
+// it), by QueryEngine::distance, ties broken by view PE id; the PEs
+// returned are cluster PEs. Fewer than k when fewer are reachable. Asks
+// the engine one distance per allocation machine.
+std::vector<NearPe> nearest_in_view(QueryEngine& engine, const JobView& view, PeId p,
+                                    std::uint32_t k);
+
+} // namespace nettopo

@@ -1,0 +1,55 @@
+#include "nettopo-query/allocation_printer.hpp"
+
+#include "common/json_writer.hpp"
+#include "nettopo/support/error.hpp"
+#include "nettopo/support/hostlist.hpp"
+#include "nettopo/support/text.hpp"
+
+#include <fmt/format.h>
+
+namespace nettopo {
+
+namespace {
+// The allocation's machines as one hostlist expression, in its order (a
+// comma-separated list when a name cannot be written in one).
+std::string hosts_text(const JobView& view) {
+    std::vector<std::string> names;
+    for (MachineId m : view.machines()) names.emplace_back(view.cluster().machine_name(m));
+    try {
+        return compress_hostlist(names);
+    } catch (const InputError&) {
+        std::string s;
+        for (const std::string& n : names) s += (s.empty() ? "" : ",") + n;
+        return s;
+    }
+}
+} // namespace
+
+void write_allocation_summary_text(const JobView& view, const AllocationSummary& s,
+                                   std::ostream& out) {
+    out << fmt::format("allocation:    {}\n", hosts_text(view));
+    out << fmt::format("machines:      {}\n", s.hosts);
+    out << fmt::format("PEs:           {}\n", s.pes);
+    out << fmt::format("nodes:         {}\n", s.nodes);
+    out << fmt::format("switches:      {} (on the shortest paths between its hosts)\n", s.switches);
+    out << fmt::format("leaf switches: {} (its hosts are cabled to)\n", s.leaf_switches);
+    if (s.max_hops)
+        out << fmt::format("largest hops:  {} between two of its hosts\n", *s.max_hops);
+    else
+        out << fmt::format("largest hops:  none: {} of its hosts do not reach each other\n",
+                           counted(s.unreachable_pairs, "pair"));
+}
+
+void write_allocation_summary_json(const JobView& view, const AllocationSummary& s,
+                                   std::ostream& out) {
+    JsonWriter j(out);
+    // Keys as summary's where they mean the same (machines, pes, nodes, switches).
+    j.begin_object().key("allocation").begin_object();
+    j.field("hostlist", hosts_text(view)).field("machines", s.hosts);
+    j.field("pes", s.pes).field("nodes", s.nodes).field("switches", s.switches);
+    j.field("leaf_switches", s.leaf_switches).field("max_hops", s.max_hops);
+    j.field("unreachable_pairs", s.unreachable_pairs);
+    j.end_object().end_object().line();
+}
+
+} // namespace nettopo
