@@ -6,10 +6,10 @@
 #include "common/output.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
-#include "nettopo-query/export_formats.hpp"
-#include "nettopo-query/distribute_command.hpp"
-#include "nettopo-query/index_command.hpp"
 #include "nettopo-query/allocation_printer.hpp"
+#include "nettopo-query/distribute_command.hpp"
+#include "nettopo-query/export_formats.hpp"
+#include "nettopo-query/index_command.hpp"
 #include "nettopo-query/job_options.hpp"
 #include "nettopo-query/pe_naming.hpp"
 #include "nettopo-query/query_printer.hpp"
@@ -17,8 +17,8 @@
 #include "nettopo/fabric/dot_writer.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/model/cluster_diff.hpp"
-#include "nettopo/query/distribute.hpp"
 #include "nettopo/query/allocation.hpp"
+#include "nettopo/query/distribute.hpp"
 #include "nettopo/query/index_choice.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/query/summary.hpp"
@@ -50,7 +50,7 @@ struct Options {
     std::string pe;                      // the PE of a single-PE query
     std::uint64_t index = 0;             // the node of a single-node query
     std::uint64_t k = 0;
-    DistributeRequest distribute; // distribute N [--policy] [--rankfile] [--slurm]
+    DistributeRequest distribute;    // distribute N [--policy] [--rankfile] [--slurm]
     std::string index_kind = "auto"; // index: --kind
     std::uint64_t budget_mb = 512;   // index: --budget-mb
 };

@@ -15,47 +15,37 @@
 // (a bad argument), both nettopo::Error. C programs use <nettopo/nettopo.h>.
 #pragma once
 
-#include "nettopo/support/cpu_set_text.hpp"
-#include "nettopo/support/error.hpp"
-#include "nettopo/support/hostfile.hpp"
-#include "nettopo/support/hostlist.hpp"
-#include "nettopo/support/ids.hpp"
-
-#include "nettopo/tree/lca.hpp"
-#include "nettopo/tree/machine_tree.hpp"
-
+#include "nettopo/assemble/assemble.hpp"
+#include "nettopo/balance/balance.hpp"
+#include "nettopo/balance/mapping_io.hpp"
+#include "nettopo/balance/simulator.hpp"
+#include "nettopo/balance/workload.hpp"
+#include "nettopo/fabric/fabric.hpp"
+#include "nettopo/families/family.hpp"
+#include "nettopo/formats/archive.hpp"
+#include "nettopo/formats/description.hpp"
+#include "nettopo/formats/image.hpp"
+#include "nettopo/formats/load.hpp"
+#include "nettopo/gen/generate.hpp"
+#include "nettopo/hwloc/host_exports.hpp"
+#include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/model/cluster_diff.hpp"
 #include "nettopo/model/job_view.hpp"
 #include "nettopo/model/progress.hpp"
-
-#include "nettopo/families/family.hpp"
-
-#include "nettopo/query/distance_index.hpp"
 #include "nettopo/query/allocation.hpp"
+#include "nettopo/query/distance_index.hpp"
 #include "nettopo/query/distribute.hpp"
 #include "nettopo/query/index_choice.hpp"
 #include "nettopo/query/kept_index.hpp"
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/query/summary.hpp"
-
-#include "nettopo/hwloc/host_exports.hpp"
-#include "nettopo/hwloc/hwloc_source.hpp"
-
-#include "nettopo/formats/archive.hpp"
-#include "nettopo/formats/description.hpp"
-#include "nettopo/formats/image.hpp"
-#include "nettopo/formats/load.hpp"
-
-#include "nettopo/fabric/fabric.hpp"
-
-#include "nettopo/gen/generate.hpp"
-
-#include "nettopo/assemble/assemble.hpp"
-
-#include "nettopo/balance/balance.hpp"
-#include "nettopo/balance/mapping_io.hpp"
-#include "nettopo/balance/simulator.hpp"
-#include "nettopo/balance/workload.hpp"
+#include "nettopo/support/cpu_set_text.hpp"
+#include "nettopo/support/error.hpp"
+#include "nettopo/support/hostfile.hpp"
+#include "nettopo/support/hostlist.hpp"
+#include "nettopo/support/ids.hpp"
+#include "nettopo/tree/lca.hpp"
+#include "nettopo/tree/machine_tree.hpp"

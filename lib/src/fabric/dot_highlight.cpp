@@ -1,9 +1,9 @@
 // The highlights of a drawing (dot_highlight.hpp).
 #include "nettopo/fabric/dot_highlight.hpp"
 
-#include "nettopo/support/hostlist.hpp"
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/hostlist.hpp"
 #include "nettopo/support/parse.hpp"
 
 #include <algorithm>
