@@ -43,11 +43,11 @@ void write_allocation_summary_text(const JobView& view, const AllocationSummary&
 void write_allocation_summary_json(const JobView& view, const AllocationSummary& s,
                                    std::ostream& out) {
     JsonWriter j(out);
-    // Keys as summary's where they mean the same (machines, pes, nodes, switches).
+    // Counts are num_* as in summary (num_machines, num_pes, num_nodes, num_switches).
     j.begin_object().key("allocation").begin_object();
-    j.field("hostlist", hosts_text(view)).field("machines", s.hosts);
-    j.field("pes", s.pes).field("nodes", s.nodes).field("switches", s.switches);
-    j.field("leaf_switches", s.leaf_switches).field("max_hops", s.max_hops);
+    j.field("hostlist", hosts_text(view)).field("num_machines", s.hosts);
+    j.field("num_pes", s.pes).field("num_nodes", s.nodes).field("num_switches", s.switches);
+    j.field("num_leaf_switches", s.leaf_switches).field("max_hops", s.max_hops);
     j.field("unreachable_pairs", s.unreachable_pairs);
     j.end_object().end_object().line();
 }
