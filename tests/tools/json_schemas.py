@@ -245,11 +245,38 @@ renamed = [
     ("summary", {"summary": {"name": "x", "pes": 1}}),
     ("balance-summary", {"command": "nettopo-balance", "parameters": {
         "cluster": "x", "num_pes": "12", "num_tasks": 1, "num_edges": 0}}),
+    ("query-allocation-summary", {"allocation": {
+        "hostlist": "n05", "machines": 1, "pes": 16, "nodes": 2, "switches": 1,
+        "leaf_switches": 1, "max_hops": 0, "unreachable_pairs": 0}}),
 ]
 for schema, doc in renamed:
     wrong += rejects(schema, doc, "an old spelling")
 # And a document right by its keys but wrong by its kind: a latency that is a string.
 wrong += rejects("query-distance", {"a": 0, "b": 4, "latency_ns": "8"}, "a latency as text")
+# Nested and per-kind mistakes the generic checks above do not reach.
+wrong_kind = [
+    ("query-allocation-summary", {"allocation": {
+        "hostlist": "n05", "num_machines": "1", "num_pes": 16, "num_nodes": 2,
+        "num_switches": 1, "num_leaf_switches": 1, "max_hops": 0, "unreachable_pairs": 0}},
+     "a nested count as text"),
+    ("query-allocation-summary", {"allocation": {
+        "hostlist": "n05", "num_machines": 1, "num_pes": 16, "num_nodes": 2,
+        "num_switches": 1, "num_leaf_switches": 1, "max_hops": -1, "unreachable_pairs": 0}},
+     "max_hops -1 for unreachable (null is)"),
+    ("query-nearest", {"pe": "n03", "k": 1, "nearest": [{"pe": "n03:1", "latency_ns": 5}]},
+     "a physical PE without its OS index"),
+    ("query-hops", {"a": "n03:0", "b": "4", "hops": 2}, "a PE id as text"),
+    ("query-cpuset-of", {"machine": "n01", "cpuset": "0-15", "cpuset_mask": "0x0000ffff"},
+     "both a list and a mask"),
+    ("query-cpuset-of", {"pe": 3, "node": 0, "machine": "n01", "cpuset": "3"},
+     "both a PE and a node"),
+    ("query-distribute", {"rank": 0, "machine": "n01", "pu": 0, "os_index": 0,
+                          "ntasks": 1}, "a rank mixed with the Slurm object"),
+    ("query-distribute", {"slurm_hostfile": "h", "ntasks": 0, "cpu_bind": "map_cpu:0",
+                          "srun": "srun", "notes": []}, "no task"),
+]
+for schema, doc, what in wrong_kind:
+    wrong += rejects(schema, doc, what)
 print(f"ok   {wrong} documents made wrong on purpose were rejected")
 
 if failures:
