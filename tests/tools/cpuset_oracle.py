@@ -27,7 +27,7 @@ import random
 import subprocess
 import sys
 
-from real_exports import check_exports, oracle_inputs, real_exports
+from real_exports import run_oracle
 
 SAMPLE_PER_CLUSTER = 4  # cluster exports checked per cluster (seeded)
 SAMPLE = 4  # PEs, cores and packages checked per export (seeded)
@@ -122,14 +122,8 @@ def check_file(bin_dir, xml, rng):
 
 
 def main():
-    args = oracle_inputs(__doc__.strip().splitlines()[-2], ("hwloc-calc",))
-    if isinstance(args, int):
-        return args
-    bin_dir, data = args
-    rng = random.Random(14)
-    files = real_exports(data, rng, SAMPLE_PER_CLUSTER)
-    return check_exports(files, data, lambda xml: check_file(bin_dir, xml, rng), Failure,
-                         "hwloc-calc")
+    return run_oracle(__doc__, ("hwloc-calc",), SAMPLE_PER_CLUSTER, check_file, Failure,
+                      "hwloc-calc")
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).parent))
-from real_exports import check_exports, oracle_inputs, real_exports  # noqa: E402
+from real_exports import run_oracle
 
 SAMPLE_PER_CLUSTER = 4
 
@@ -83,14 +83,8 @@ def check_file(bin_dir, xml, rng):
 
 
 def main():
-    inputs = oracle_inputs(__doc__.strip().splitlines()[-2], ("hwloc-distrib",))
-    if isinstance(inputs, int):
-        return inputs
-    bin_dir, data = inputs
-    rng = random.Random(14)
-    files = real_exports(data, rng, SAMPLE_PER_CLUSTER)
-    return check_exports(files, data, lambda xml: check_file(bin_dir, xml, rng), Failure,
-                         "place every rank as hwloc-distrib")
+    return run_oracle(__doc__, ("hwloc-distrib",), SAMPLE_PER_CLUSTER, check_file, Failure,
+                      "place every rank as hwloc-distrib")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ check_exports(files, data, check, failure, agree): runs check(xml) on each
 prints one line per export and a total with AGREE ("agree with hwloc"), and returns
 the exit status: 1 on any failure or when fewer than 20 exports were checked.
 """
+import random
 import shutil
 import sys
 from pathlib import Path
@@ -60,3 +61,16 @@ def check_exports(files, data, check, failure, agree):
         print("FAIL: fewer than 20 exports checked")
         return 1
     return 1 if failures else 0
+
+
+def run_oracle(doc, tools, per_cluster, check_file, failure, agree):
+    """The whole main of an oracle over real exports: its command line (usage:
+    the second-last line of DOC), a seeded sample of PER_CLUSTER exports per
+    cluster, check_file(bin_dir, xml, rng) on each; the exit status."""
+    inputs = oracle_inputs(doc.strip().splitlines()[-2], tools)
+    if isinstance(inputs, int):
+        return inputs
+    bin_dir, data = inputs
+    rng = random.Random(14)
+    files = real_exports(data, rng, per_cluster)
+    return check_exports(files, data, lambda xml: check_file(bin_dir, xml, rng), failure, agree)
