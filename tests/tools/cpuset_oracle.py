@@ -23,7 +23,6 @@ Usage: cpuset_oracle.py BIN_DIR PROJECT_ROOT [SHARED_DATA]. Exit 77 (skipped)
 without hwloc-calc or the shared data.
 """
 import json
-import random
 import subprocess
 import sys
 

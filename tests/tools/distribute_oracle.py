@@ -15,7 +15,6 @@ Compact is checked against a brute force in tests/unit/query/test_distribute.cpp
 Usage: distribute_oracle.py BIN_DIR PROJECT_ROOT [SHARED_DATA]. Exit 77
 (skipped) without hwloc-distrib or the shared data.
 """
-import random
 import subprocess
 import sys
 from pathlib import Path
