@@ -41,4 +41,13 @@ std::unique_ptr<DistanceIndex> index_for_batch(const Cluster& cluster, IndexUse 
     return make_general_index(std::move(core), general);
 }
 
+BatchIndex choose_batch_index(const Cluster& cluster, IndexUse use,
+                              std::optional<std::uint64_t> questions, const DistanceIndex* kept,
+                              const DistanceIndexOptions& options) {
+    if (kept && use != IndexUse::Never) return {nullptr, kept};
+    BatchIndex batch{index_for_batch(cluster, use, questions, options), nullptr};
+    batch.index = batch.owned.get();
+    return batch;
+}
+
 } // namespace nettopo

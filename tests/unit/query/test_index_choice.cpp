@@ -84,3 +84,29 @@ TEST_CASE("index choice: hop histograms from the index equal a search's", "[inde
     CHECK(machine_hop_distribution(torus, 4096, IndexUse::Always).pairs_at_hops ==
           machine_hop_distribution(torus, 4096, IndexUse::Never).pairs_at_hops);
 }
+
+TEST_CASE("index choice: a kept index serves every batch unless searching is forced",
+          "[index-choice]") {
+    std::mt19937_64 rng(1415);
+    for (int round = 0; round < 10; ++round) {
+        const Cluster c = test::build_cluster(test::random_cluster(rng), true);
+        if (c.num_machines() < 2) continue;
+        CAPTURE(round, c.num_machines(), c.num_switches());
+        const auto kept = index_for_batch(c, IndexUse::Always, std::nullopt);
+        REQUIRE(kept);
+        for (const IndexUse use : {IndexUse::Auto, IndexUse::Always}) {
+            // Even one question, which alone would search, takes what is kept.
+            const BatchIndex batch = choose_batch_index(c, use, 1, kept.get());
+            CHECK(batch.index == kept.get());
+            CHECK_FALSE(batch.owned);
+        }
+        const BatchIndex never = choose_batch_index(c, IndexUse::Never, 1000000, kept.get());
+        CHECK_FALSE(never.index);
+        // Nothing kept: the rule's own choice, owned by the batch.
+        const BatchIndex built = choose_batch_index(c, IndexUse::Always, 1, nullptr);
+        REQUIRE(built.index);
+        CHECK(built.index == built.owned.get());
+        require_same_answers(c, built.index);
+        CHECK_FALSE(choose_batch_index(c, IndexUse::Auto, 1, nullptr).index);
+    }
+}

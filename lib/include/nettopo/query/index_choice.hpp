@@ -37,4 +37,16 @@ std::unique_ptr<DistanceIndex> index_for_batch(const Cluster& cluster, IndexUse 
                                                std::optional<std::uint64_t> questions,
                                                const DistanceIndexOptions& options = {});
 
+// Where a batch's distances come from: an index kept with the cluster (read
+// from its image) answers every batch at no further cost, unless searching
+// is forced; else index_for_batch's choice, built for this batch and owned
+// here. `index` is nullptr when the batch searches.
+struct BatchIndex {
+    std::unique_ptr<DistanceIndex> owned;
+    const DistanceIndex* index = nullptr;
+};
+BatchIndex choose_batch_index(const Cluster& cluster, IndexUse use,
+                              std::optional<std::uint64_t> questions, const DistanceIndex* kept,
+                              const DistanceIndexOptions& options = {});
+
 } // namespace nettopo

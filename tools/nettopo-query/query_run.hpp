@@ -1,0 +1,52 @@
+// What every nettopo-query sub-command is handed: the options, the cluster
+// and the job's view of it, how PEs are named, and the engine that answers.
+#pragma once
+
+#include "common/tool_support.hpp"
+#include "nettopo-query/pe_naming.hpp"
+#include "nettopo-query/query_options.hpp"
+#include "nettopo-query/query_printer.hpp"
+#include "nettopo/formats/load.hpp"
+#include "nettopo/model/job_view.hpp"
+#include "nettopo/query/index_choice.hpp"
+#include "nettopo/query/query_engine.hpp"
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace nettopo {
+
+// Context handed to every sub-command.
+struct Run {
+    const Options& o;
+    const Cluster& cluster;
+    const LoadOptions& load;
+    // The job's allocation (--nodes, --hostfile, --job), nullptr for the
+    // whole cluster; its machines() are the allocation's, in its order.
+    const JobView* view;
+    const PeNaming& naming; // how PEs and nodes are read and printed
+    QueryEngine engine;
+    QueryPrinter out;
+    BatchIndex batch;                         // what the engine looks distances up in, if any
+    int code = exit_ok;                       // diff: exit_differences when the clusters differ
+    const LoadedTopology* topology = nullptr; // what was read: the kept index, the image
+
+    PeId pe() const { return naming.require_pe(o.pe); }
+    PeId pair_pe(std::size_t i) const { return naming.require_pe(o.pes.at(i)); }
+
+    // Gives the engine the index --index picks for this many questions
+    // (nullopt: not known in advance; index_choice.hpp states the rule).
+    void plan(std::optional<std::uint64_t> questions);
+
+    // Pair queries answer either the two positional PEs or every pair of --pairs;
+    // those that ask the network for distances (hops, distance) first plan how.
+    void for_pairs(const std::function<void(PeId, PeId)>& f, bool distances = false);
+};
+
+// The machines a job's commands see, in the allocation's order (distribute
+// places ranks over them): the job's allocation (--nodes, --hostfile, --job),
+// else the whole cluster.
+std::vector<MachineId> allocation_of(const Run& r);
+
+} // namespace nettopo

@@ -1,0 +1,136 @@
+// Arguments and checks of nettopo-query's sub-commands (sub_command_arguments.hpp).
+#include "nettopo-query/sub_command_arguments.hpp"
+
+#include "nettopo-query/export_formats.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace nettopo {
+
+namespace {
+
+// strtoull would read "-1" as 2^64-1; indexes are plain decimal numbers.
+const CLI::Validator index_check(
+    [](std::string& v) -> std::string {
+        if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
+            return "expected a non-negative integer, got '" + v + "'";
+        if (v.size() > 10 || std::stoull(v) > 0xffffffffull)
+            return "index " + v + " is out of range";
+        return {};
+    },
+    "INDEX");
+
+// A PE argument: the index check, unless it is -p's HOST:OS, which
+// PeNaming checks against the cluster.
+const CLI::Validator pe_check(
+    [](std::string& v) -> std::string {
+        if (v.find(':') != std::string::npos) return {};
+        return index_check(v);
+    },
+    "PE");
+
+const CLI::Validator format_check(
+    [](std::string& v) -> std::string {
+        if (is_export_format(v)) return {};
+        return "unknown export format '" + v + "' (expected " + std::string(export_formats) + ")";
+    },
+    "FORMAT");
+
+} // namespace
+
+void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
+    const std::string_view args = c.args;
+    if (args == "pe") sub->add_option("pe", o.pe, "PE index")->required()->check(pe_check);
+    if (args == "node")
+        sub->add_option("node", o.index, "Node index")->required()->check(index_check);
+    if (args == "machine")
+        sub->add_option("machine", o.name, "Machine name or hostlist ('node[01-04]')")->required();
+    if (args == "vertex") sub->add_option("name", o.name, "Machine or switch name")->required();
+    if (args == "cpuset") {
+        sub->add_option("what", o.pe,
+                        "A PE (HOST:OS with -p), a machine name or hostlist, or node:N")
+            ->required();
+        sub->add_flag("--mask", o.mask,
+                      "Print hwloc's hex cpuset mask (0x000000ff) instead of a list");
+    }
+    if (args == "expected")
+        sub->add_option("expected", o.expected,
+                        "The cluster expected: archive, description or hwloc XML ('-' = stdin)")
+            ->required();
+    if (args == "nearest") {
+        sub->add_option("pe", o.pe, "PE index")->required()->check(pe_check);
+        sub->add_option("k", o.k, "How many PEs")->required()->check(index_check);
+    }
+    if (args == "pair") {
+        sub->add_option("pes", o.pes, "Two PE indexes A B")->expected(0, 2)->check(pe_check);
+        sub->add_option("--pairs", o.pairs,
+                        "File of 'A B' lines ('-' = stdin), one result per line");
+    }
+    if (args == "distribute") {
+        sub->add_option("n", o.distribute.ranks,
+                        "Number of processes (more than the PUs: "
+                        "consecutive ranks share a PU)")
+            ->required()
+            ->check(index_check);
+        sub->add_option("--policy", o.distribute.policy,
+                        "scatter (hwloc-distrib's spread, from leaf switches down) or compact "
+                        "(fill the closest PUs first)")
+            ->capture_default_str();
+        sub->add_option("--rankfile", o.distribute.rankfile,
+                        "Write an Open MPI rankfile ('-' = stdout; logical PUs: run mpirun "
+                        "--use-hwthread-cpus --rankfile FILE)");
+        sub->add_flag("--physical-slots", o.distribute.physical_slots,
+                      "The rankfile's slots are OS indexes (mpirun --mca "
+                      "rmaps_rank_file_physical 1 --use-hwthread-cpus; needed with "
+                      "--allowed-only, as Open MPI numbers every PU)");
+        sub->add_option("--slurm", o.distribute.slurm,
+                        "Write a Slurm hostfile for srun --distribution=arbitrary and print the "
+                        "srun command line with its --cpu-bind=map_cpu: list");
+    }
+    if (std::string_view(c.name) == "path")
+        sub->add_flag("--hops", o.by_hops, "Fewest hops instead of least latency");
+    if (std::string_view(c.name) == "show")
+        sub->add_flag("--all", o.all, "List every machine and switch");
+    if (std::string_view(c.name) == "draw") {
+        sub->add_option("-o,--output", o.output,
+                        "Write FILE instead of standard output: .dot/.gv as text, "
+                        ".svg/.png/.pdf rendered by Graphviz's dot");
+        sub->add_option("--collapse", o.collapse,
+                        "Draw more than N machines of one type under one switch as one box "
+                        "(0: never)")
+            ->capture_default_str()
+            ->check(index_check);
+        sub->add_option("--highlight", o.highlight,
+                        "Draw in colour, the rest in grey: path:A,B (the shortest path between "
+                        "A and B, each a PE index or a machine name) or a hostlist of machines "
+                        "('node[01-04]', with the switches and links joining them)");
+    }
+    if (std::string_view(c.name) == "index") {
+        sub->add_option("-o,--output", o.output,
+                        "Image to write (default: beside the archive, its extension "
+                        "replaced by .ntimg)");
+        sub->add_option("--kind", o.index_kind,
+                        "Index kept: auto (the family's closed form, else a dense table or "
+                        "labels as the budget allows), dense, labels, none (the cluster alone)")
+            ->capture_default_str()
+            ->check(CLI::IsMember({"auto", "dense", "labels", "none"}));
+        sub->add_option("--budget-mb", o.budget_mb, "Largest memory the index may take, in MiB")
+            ->capture_default_str()
+            ->check(index_check);
+    }
+    if (std::string_view(c.name) == "export") {
+        sub->add_option("--format", o.format,
+                        "Output format: slurm (topology.conf), slurm-yaml (topology.yaml), "
+                        "scotch (Scotch target architecture .tgt, PEs as terminals), synthetic "
+                        "(the machine type as an hwloc synthetic description)")
+            ->required()
+            ->check(format_check);
+        sub->add_option("--machine", o.machine,
+                        "synthetic: the type of this machine (needed when the cluster has "
+                        "several types)");
+        sub->add_option("-o,--output", o.output, "Write FILE instead of standard output");
+    }
+}
+
+} // namespace nettopo

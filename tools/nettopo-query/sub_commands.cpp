@@ -1,0 +1,173 @@
+// The table of nettopo-query's sub-commands (sub_commands.hpp).
+#include "nettopo-query/sub_commands.hpp"
+
+#include "common/cluster_printer.hpp"
+#include "common/diff_printer.hpp"
+#include "common/drawing.hpp"
+#include "common/output.hpp"
+#include "common/tool_support.hpp"
+#include "nettopo-query/allocation_printer.hpp"
+#include "nettopo-query/distribute_command.hpp"
+#include "nettopo-query/export_formats.hpp"
+#include "nettopo-query/index_command.hpp"
+#include "nettopo/fabric/dot_highlight.hpp"
+#include "nettopo/fabric/dot_writer.hpp"
+#include "nettopo/model/cluster_diff.hpp"
+#include "nettopo/query/allocation.hpp"
+#include "nettopo/query/summary.hpp"
+#include "nettopo/support/error.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+namespace nettopo {
+
+const std::vector<SubCommand>& commands() {
+    static const std::vector<SubCommand> table = {
+        {"num-pes", "Number of PEs", "",
+         [](Run& r) { r.out.count("num_pes", r.naming.num_pes()); }},
+        {"num-machines", "Number of machines", "",
+         [](Run& r) { r.out.count("num_machines", r.naming.num_machines()); }},
+        {"num-nodes", "Number of nodes", "",
+         [](Run& r) { r.out.count("num_nodes", r.naming.num_nodes()); }},
+        {"num-switches", "Number of switches", "",
+         [](Run& r) { r.out.count("num_switches", r.cluster.num_switches()); }},
+        {"num-links", "Number of network links", "",
+         [](Run& r) { r.out.count("num_links", r.cluster.num_net_links()); }},
+        {"machine-of", "Machine of a PE", "pe", [](Run& r) { r.out.machine_of(r.pe()); }},
+        {"node-of", "Node of a PE", "pe", [](Run& r) { r.out.node_of(r.pe()); }},
+        {"pes-of-machine", "PEs of a machine (a hostlist: one line per machine)", "machine",
+         [](Run& r) {
+             for (MachineId m : r.naming.require_machines(r.o.name)) r.out.pes_of_machine(m);
+         }},
+        {"pes-of-node", "PEs of a node", "node",
+         [](Run& r) { r.out.pes_of_node(r.naming.require_node(r.o.index)); }},
+        {"on-same-machine", "The other PEs of a PE's machine", "pe",
+         [](Run& r) {
+             r.out.pes_around("on_same_machine", r.pe(), r.cluster.on_same_machine(r.pe()));
+         }},
+        {"on-same-node", "The other PEs of a PE's node", "pe",
+         [](Run& r) { r.out.pes_around("on_same_node", r.pe(), r.cluster.on_same_node(r.pe())); }},
+        {"neighbors", "Machines and switches adjacent to a machine or switch", "vertex",
+         [](Run& r) { r.out.neighbors(r.naming.require_vertex(r.o.name)); }},
+        {"proximity", "3 same PE, 2 same node, 1 same machine, 0 different machines", "pair",
+         [](Run& r) { r.for_pairs([&](PeId a, PeId b) { r.out.proximity(a, b); }); }},
+        {"ancestor", "Deepest common object of two PEs of one machine", "pair",
+         [](Run& r) { r.for_pairs([&](PeId a, PeId b) { r.out.ancestor(a, b); }); }},
+        {"hops", "Fewest network links between the PEs' machines", "pair",
+         [](Run& r) {
+             r.for_pairs([&](PeId a, PeId b) { r.out.hops(a, b, r.engine.hop_count(a, b)); }, true);
+         }},
+        {"distance", "Latency between two PEs (ns)", "pair",
+         [](Run& r) {
+             r.for_pairs([&](PeId a, PeId b) { r.out.distance(a, b, r.engine.distance(a, b)); },
+                         true);
+         }},
+        {"path", "Machines and switches on one shortest path", "pair",
+         [](Run& r) {
+             const PathMetric m = r.o.by_hops ? PathMetric::Hops : PathMetric::Latency;
+             r.for_pairs([&](PeId a, PeId b) { r.out.path(a, b, r.engine.path(a, b, m)); });
+         }},
+        {"nearest", "The K PEs closest to a PE (ties by PE id)", "nearest",
+         [](Run& r) {
+             const PeId p = r.pe();
+             // No more than every PE can be asked for; the answer says what was asked.
+             const auto k =
+                 static_cast<std::uint32_t>(std::min<std::uint64_t>(r.o.k, r.naming.num_pes()));
+             if (!r.view) {
+                 r.out.nearest(p, r.o.k, r.engine.nearest(p, k));
+                 return;
+             }
+             r.plan(r.view->num_machines()); // one distance per allocation machine
+             r.out.nearest(p, r.o.k, nearest_in_view(r.engine, *r.view, p, k));
+         }},
+        {"distribute",
+         "One line per rank (rank, host, PU logical and OS index): N processes spread over the "
+         "machines, scatter (as far apart as switches, hosts and each host's tree allow) or "
+         "compact (closest first); or an Open MPI rankfile, or a Slurm hostfile and srun line",
+         "distribute",
+         [](Run& r) {
+             DistributeRequest request = r.o.distribute;
+             request.json = r.o.json;
+             run_distribute(r.cluster, allocation_of(r), request, std::cout);
+         }},
+        {"summary", "Counts, machine types, node level, degrees, diameter", "",
+         [](Run& r) {
+             if (r.view) {
+                 const AllocationSummary s = summarize_allocation(*r.view);
+                 r.o.json ? write_allocation_summary_json(*r.view, s, std::cout)
+                          : write_allocation_summary_text(*r.view, s, std::cout);
+                 return;
+             }
+             const ClusterSummary s = summarize(r.cluster);
+             r.o.json ? write_summary_json(s, std::cout) : write_summary_text(s, std::cout);
+         }},
+        {"show", "lstopo-like view of the cluster", "",
+         [](Run& r) {
+             if (r.o.json)
+                 throw UsageError("show has no JSON form: use summary --json, or nettopo-discover "
+                                  "-o - for the whole topology as XML");
+             write_show(r.cluster, std::cout, ShowOptions{r.o.all ? 0u : 32u, r.view});
+         }},
+        {"draw", "Graphviz drawing of the network (DOT; -o FILE.svg/.png/.pdf renders it)", "",
+         [](Run& r) {
+             if (r.o.json) throw UsageError("draw has no JSON form");
+             DotOptions options{r.o.collapse};
+             DotHighlight highlight;
+             if (!r.o.highlight.empty()) {
+                 highlight = read_named(
+                     "--highlight", [&] { return read_dot_highlight(r.cluster, r.o.highlight); });
+                 options.highlight = &highlight;
+             }
+             if (r.o.output.empty())
+                 write_dot(r.cluster, std::cout, options);
+             else
+                 save_drawing(r.cluster, r.o.output, options);
+         }},
+        {"export",
+         "The cluster in another tool's format (--format slurm, slurm-yaml, scotch, synthetic)", "",
+         [](Run& r) {
+             if (r.o.json) throw UsageError("export has no JSON form");
+             // The text is whole before anything is written: a network that
+             // is not a tree, a type no synthetic string gives, writes nothing.
+             std::ostringstream text;
+             write_export(r.cluster, r.o.format, r.o.machine, text);
+             write_output(r.o.output.empty() ? "-" : r.o.output,
+                          [&](std::ostream& out) { out << text.str(); });
+         }},
+        {"cpuset-of",
+         "OS indexes of the PUs of a PE, a machine (or hostlist: one line per machine) or "
+         "node:N, as a list (0-3,8) or with --mask as hwloc's hex mask",
+         "cpuset",
+         [](Run& r) {
+             const auto sets = r.naming.require_pu_sets(r.o.pe);
+             for (const PuSet& set : sets) r.out.cpuset(set, r.o.mask, sets.size() > 1);
+         }},
+        {"diff",
+         "Differences from an expected cluster, one per line, then a summary; exit 3 when "
+         "there are some",
+         "expected",
+         [](Run& r) {
+             if (r.o.expected == "-" && r.o.input == "-")
+                 throw UsageError("-i - and diff - cannot both read standard input");
+             const Cluster expected = load_cluster(r.o.expected, r.load);
+             const ClusterDiff diff = diff_clusters(expected, r.cluster);
+             r.o.json ? write_diff_json(diff, std::cout) : write_diff_text(diff, std::cout);
+             if (!diff.identical()) r.code = exit_differences;
+         }},
+        {"index",
+         "Build the distance index and keep it with the cluster in a binary image, which later "
+         "calls read instead of the archive",
+         "",
+         [](Run& r) {
+             run_index_command(
+                 *r.topology,
+                 {r.o.input, r.o.output, r.o.index_kind, r.o.budget_mb, r.o.json, r.load.progress},
+                 std::cout);
+         }},
+    };
+    return table;
+}
+
+} // namespace nettopo
