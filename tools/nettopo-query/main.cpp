@@ -24,7 +24,9 @@ int main(int argc, char** argv) {
     Options o;
     CLI::App app{"Query a cluster topology: nettopo archive, description file or hwloc XML. "
                  "Without -i: $NETTOPO_ARCHIVE, else ./net_topo.xml, else this machine."};
-    app.add_option("-i,--input", o.input, "LoadedTopology to read ('-' = stdin)");
+    app.add_option("-i,--input", o.input,
+                   "Cluster: a nettopo archive, a text description, an hwloc XML export or an "
+                   "hwloc synthetic string ('-' = stdin)");
     app.add_flag("--json", o.json, "One JSON object per result line");
     app.add_option("--node-level", o.node_level, "Node level where the input does not choose")
         ->capture_default_str();
