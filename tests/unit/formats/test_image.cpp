@@ -85,6 +85,24 @@ void require_refused(const std::string& path) {
     FAIL("read " << path << " without an error");
 }
 
+// The bytes of a small image holding model and index records (a dense
+// table kept with a fat-tree), and where to write damaged copies of it.
+struct DenseImage {
+    TempDir dir{"nettopo-image-"};
+    std::string bad = dir / "bad.ntimg";
+    std::string bytes;
+
+    DenseImage() {
+        const Cluster c = generate_from_spec("fat-tree --k 4 --n 2 --machine 'core:2 pu:1'");
+        DistanceIndexOptions options;
+        options.kind = DistanceIndexKind::DenseTable;
+        const auto index = build_distance_index(c, options);
+        const std::string good = dir / "good.ntimg";
+        save_image(c, index.get(), good);
+        bytes = read_bytes(good);
+    }
+};
+
 } // namespace
 
 TEST_CASE("image: generated families with their closed forms", "[image]") {
@@ -140,14 +158,9 @@ TEST_CASE("image: a row cache is not kept", "[image]") {
 }
 
 TEST_CASE("image: every truncation and every flipped byte is refused", "[image]") {
-    const Cluster c = generate_from_spec("fat-tree --k 4 --n 2 --machine 'core:2 pu:1'");
-    DistanceIndexOptions options;
-    options.kind = DistanceIndexKind::DenseTable;
-    const auto index = build_distance_index(c, options);
-    TempDir dir("nettopo-image-");
-    const std::string good = dir / "good.ntimg", bad = dir / "bad.ntimg";
-    save_image(c, index.get(), good);
-    const std::string bytes = read_bytes(good);
+    const DenseImage image;
+    const std::string& bytes = image.bytes;
+    const std::string& bad = image.bad;
     REQUIRE(bytes.size() > 1000);
     for (std::size_t n = 0; n < bytes.size(); ++n) {
         CAPTURE(n);
@@ -288,15 +301,10 @@ std::string forged(std::string image, const char (&tag)[5], std::uint64_t value)
 } // namespace
 
 TEST_CASE("image: forged records with matching hashes are refused by their checks", "[image]") {
-    // A dense table kept with the cluster: model and index records to forge.
-    const Cluster c = generate_from_spec("fat-tree --k 4 --n 2 --machine 'core:2 pu:1'");
-    DistanceIndexOptions options;
-    options.kind = DistanceIndexKind::DenseTable;
-    const auto index = build_distance_index(c, options);
-    TempDir dir("nettopo-image-");
-    const std::string good = dir / "good.ntimg", bad = dir / "bad.ntimg";
-    save_image(c, index.get(), good);
-    const std::string bytes = read_bytes(good);
+    // Model and index records to forge.
+    const DenseImage image;
+    const std::string& bytes = image.bytes;
+    const std::string& bad = image.bad;
     const std::uint64_t huge = 0x7fffffffu;
     const std::pair<const char*, std::uint64_t> cases[] = {
         {"CSTG", huge},  // a neighbour past the last vertex
