@@ -248,6 +248,9 @@ renamed = [
     ("query-allocation-summary", {"allocation": {
         "hostlist": "n05", "machines": 1, "pes": 16, "nodes": 2, "switches": 1,
         "leaf_switches": 1, "max_hops": 0, "unreachable_pairs": 0}}),
+    ("query-index", {"image": "c.ntimg", "bytes": 4872, "index": "closed form"}),
+    ("query-distribute", {"slurm_hostfile": "h", "ntasks": 4, "cpu_bind": "map_cpu:0",
+                          "srun": "srun", "notes": []}),
 ]
 for schema, doc in renamed:
     wrong += rejects(schema, doc, "an old spelling")
@@ -271,8 +274,8 @@ wrong_kind = [
     ("query-cpuset-of", {"pe": 3, "node": 0, "machine": "n01", "cpuset": "3"},
      "both a PE and a node"),
     ("query-distribute", {"rank": 0, "machine": "n01", "pu": 0, "os_index": 0,
-                          "ntasks": 1}, "a rank mixed with the Slurm object"),
-    ("query-distribute", {"slurm_hostfile": "h", "ntasks": 0, "cpu_bind": "map_cpu:0",
+                          "num_tasks": 1}, "a rank mixed with the Slurm object"),
+    ("query-distribute", {"slurm_hostfile": "h", "num_tasks": 0, "cpu_bind": "map_cpu:0",
                           "srun": "srun", "notes": []}, "no task"),
 ]
 for schema, doc, what in wrong_kind:

@@ -83,7 +83,7 @@ void print_srun(const DistributeRequest& request, std::size_t ranks, const Slurm
         JsonWriter j(out);
         j.begin_object()
             .field("slurm_hostfile", request.slurm)
-            .field("ntasks", static_cast<std::uint64_t>(ranks))
+            .field("num_tasks", static_cast<std::uint64_t>(ranks))
             .field("cpu_bind", launch.cpu_bind.empty()
                                    ? std::nullopt
                                    : std::optional<std::string>(launch.cpu_bind))

@@ -63,7 +63,7 @@ void run_index_command(const LoadedTopology& topology, const IndexCommand& c, st
         JsonWriter j(out);
         j.begin_object()
             .field("image", path)
-            .field("bytes", bytes)
+            .field("image_bytes", bytes)
             .field("index", index ? std::optional<std::string>(what) : std::nullopt)
             .end_object();
         j.line();
