@@ -54,8 +54,9 @@ int main(int argc, char** argv) {
     add_version_flag(app, "nettopo-query");
     app.footer("With --nodes, --hostfile or --job, every query is about the allocation: PEs "
                "are numbered 0..N-1 within it (its machines in its order, each machine's PEs "
-               "in logical order) and nodes likewise; switches, paths, draw, export and diff "
-               "stay the whole network's.\n"
+               "in logical order) and nodes likewise; switches, paths, export and diff "
+               "stay the whole network's, and draw shows the whole network with the "
+               "allocation in colour.\n"
                "Exit status: 0 success, 1 bad input data, 2 bad usage, 3 diff found differences.");
     for (const SubCommand& c : commands()) add_arguments(app.add_subcommand(c.name, c.help), c, o);
     try {

@@ -103,8 +103,9 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
             ->check(index_check);
         sub->add_option("--highlight", o.highlight,
                         "Draw in colour, the rest in grey: path:A,B (the shortest path between "
-                        "A and B, each a PE index or a machine name) or a hostlist of machines "
-                        "('node[01-04]', with the switches and links joining them)");
+                        "A and B, each a PE as every query reads it or a machine name) or a "
+                        "hostlist of machines ('node[01-04]', with the switches and links "
+                        "joining them); default in a job's view: its allocation");
     }
     if (std::string_view(c.name) == "index") {
         sub->add_option("-o,--output", o.output,

@@ -8,9 +8,9 @@
 #include "common/tool_support.hpp"
 #include "nettopo-query/allocation_printer.hpp"
 #include "nettopo-query/distribute_command.hpp"
+#include "nettopo-query/draw_highlight.hpp"
 #include "nettopo-query/export_formats.hpp"
 #include "nettopo-query/index_command.hpp"
-#include "nettopo/fabric/dot_highlight.hpp"
 #include "nettopo/fabric/dot_writer.hpp"
 #include "nettopo/model/cluster_diff.hpp"
 #include "nettopo/query/allocation.hpp"
@@ -114,12 +114,8 @@ const std::vector<SubCommand>& commands() {
          [](Run& r) {
              if (r.o.json) throw UsageError("draw has no JSON form");
              DotOptions options{r.o.collapse};
-             DotHighlight highlight;
-             if (!r.o.highlight.empty()) {
-                 highlight = read_named(
-                     "--highlight", [&] { return read_dot_highlight(r.cluster, r.o.highlight); });
-                 options.highlight = &highlight;
-             }
+             const std::optional<DotHighlight> highlight = draw_highlight(r);
+             if (highlight) options.highlight = &*highlight;
              if (r.o.output.empty())
                  write_dot(r.cluster, std::cout, options);
              else
