@@ -62,9 +62,16 @@ std::optional<JobView> job_view_from_options(const Cluster& cluster, const JobOp
     std::vector<std::string> names;
     std::string source;
     if (!o.nodes.empty()) {
-        source = "--nodes";
-        names = hostlist_names(o.nodes, source);
-    } else if (!o.hostfile.empty()) {
+        // The hostlist is a command-line argument: what is wrong with it is
+        // bad usage, as for a machine argument, not bad data.
+        try {
+            const std::vector<std::string> given = hostlist_names(o.nodes, "--nodes");
+            return JobView(cluster, machines_named(cluster, given, "--nodes"));
+        } catch (const InputError& e) {
+            throw UsageError(e.what());
+        }
+    }
+    if (!o.hostfile.empty()) {
         source = o.hostfile == "-" ? "<stdin>" : o.hostfile;
         names = hostfile_names(o.hostfile);
     } else if (o.job) {
