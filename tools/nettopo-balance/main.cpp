@@ -91,8 +91,8 @@ std::vector<std::unique_ptr<Strategy>> make_strategies(const Options& o, std::ui
 CommModelOptions model_options(const Options& o, Progress* progress,
                                const LoadedTopology& topology) {
     CommModelOptions m;
-    // A run asks millions of distances: auto builds the index (or takes the
-    // kept one) as always does; never searches every distance.
+    // A run asks millions of distances, so auto is always: the kept index,
+    // else one built. never searches every distance.
     if (parse_index_use(o.index_use) == IndexUse::Never)
         m.index.kind = DistanceIndexKind::Search;
     else

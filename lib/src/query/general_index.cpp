@@ -32,7 +32,7 @@ std::unique_ptr<DistanceIndex> choose_and_build(FoldedCore f, const DistanceInde
     if (kind == DistanceIndexKind::ClosedForm)
         throw UsageError("the general distance index does not build closed forms");
     if (kind == DistanceIndexKind::Search)
-        throw UsageError("the general distance index does not search: build_distance_index does");
+        throw UsageError("the general distance index does not search");
     const std::size_t budget = options.memory_budget_bytes;
 
     if (kind == DistanceIndexKind::Auto || kind == DistanceIndexKind::DenseTable) {
