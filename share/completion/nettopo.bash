@@ -48,6 +48,8 @@ _nettopo_discover() {
             compopt -o nospace
             return ;;
         --host-name) COMPREPLY=($(compgen -W "auto export file" -- "$cur")); return ;;
+        # The word is optional (--index alone: always): options still complete.
+        --index) [[ "$cur" == -* ]] || { COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return; } ;;
         --name|--default-machine) return ;;
     esac
     # --hosts and --ibnetdiscover take several paths: keep completing paths after the first.
@@ -155,9 +157,10 @@ _nettopo_balance() {
         --tasks|--graph|--mapping|--speeds|-o|--output|--rankfile|--slurm) _filedir; return ;;
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
         --decision-time) COMPREPLY=($(compgen -W "measured none" -- "$cur")); return ;;
+        --index) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
         --gen|--iterations|--every|--seed|--seeds|--loss|--delay|--max-delay|--intra-gbps|--link-gbps) return ;;
     esac
-    COMPREPLY=($(compgen -W "-i --input --gen --node-level --allowed-only -w --workload -s --strategy --iterations --every --seed --seeds --decision-time --tasks --graph --mapping --speeds -o --output --rankfile --slurm --loss --delay --max-delay --intra-gbps --link-gbps --json --csv --csv-comments -q --quiet --list --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "-i --input --gen --node-level --allowed-only -w --workload -s --strategy --iterations --every --seed --seeds --decision-time --tasks --graph --mapping --speeds -o --output --rankfile --slurm --loss --delay --max-delay --intra-gbps --link-gbps --index --json --csv --csv-comments -q --quiet --list --help --version" -- "$cur"))
 }
 
 complete -F _nettopo_query nettopo-query

@@ -1,6 +1,7 @@
 // nettopo-balance: compare load balancing strategies on a cluster model, or
 // balance a given state once and write the new mapping and launch files.
 #include "common/child_process_sandbox.hpp"
+#include "common/index_option.hpp"
 #include "common/json_writer.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
@@ -9,6 +10,7 @@
 #include "nettopo/formats/load.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/model/progress.hpp"
+#include "nettopo/query/index_choice.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -24,6 +26,7 @@ using namespace nettopo;
 
 struct Options {
     std::string input, gen, node_level = "auto", decision_time = "measured";
+    std::string index_use = "auto"; // --index: auto, always, never
     std::string workload, strategies;
     std::optional<std::uint32_t> iterations, every;
     std::optional<std::uint64_t> seed;
@@ -88,7 +91,12 @@ std::vector<std::unique_ptr<Strategy>> make_strategies(const Options& o, std::ui
 CommModelOptions model_options(const Options& o, Progress* progress,
                                const LoadedTopology& topology) {
     CommModelOptions m;
-    m.kept_index = topology.kept_index;
+    // A run asks millions of distances, so auto is always: the kept index,
+    // else one built. never searches every distance.
+    if (parse_index_use(o.index_use) == IndexUse::Never)
+        m.index.kind = DistanceIndexKind::Search;
+    else
+        m.kept_index = topology.kept_index;
     m.intra_machine_gbps = o.intra_gbps;
     m.default_link_gbps = o.link_gbps;
     m.index.progress = progress;
@@ -299,6 +307,12 @@ int main(int argc, char** argv) {
                    "bit)")
         ->capture_default_str()
         ->check(CLI::IsMember({"measured", "none"}));
+    add_index_option(app, o.index_use,
+                     "How the communication model answers distances: auto and always (a run "
+                     "asks millions of them) take the distance index kept in the binary image, "
+                     "else build one (the family's closed form when the cluster still is its "
+                     "family); never searches every distance (slow, the same answers)")
+        ->capture_default_str();
     app.add_flag("--json", o.json, "Print JSON");
     app.add_flag("--csv", o.csv, "Print CSV (RFC 4180: a heading line, then one row per result)");
     app.add_flag("--csv-comments", o.csv_comments,

@@ -3,6 +3,7 @@
 #include "common/child_process_sandbox.hpp"
 #include "common/cluster_printer.hpp"
 #include "common/diff_printer.hpp"
+#include "common/index_option.hpp"
 #include "common/output.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
@@ -41,8 +42,11 @@ struct Options {
     std::vector<std::string> latencies;
     bool hosts_only = false, strict = false, check = false, json = false, output_given = false;
     bool allowed_only = false;
-    bool keep_index = false; // --index: the image beside the archive, with the distance index
-    bool mpi = false;        // the hosts are the ranks of an MPI job (mpi_gather.hpp)
+    // --index: how --check's hop counts are answered; always (a bare --index)
+    // also keeps the index in the binary image beside the archive.
+    std::string index_use = "auto";
+    bool mpi = false; // the hosts are the ranks of an MPI job (mpi_gather.hpp)
+    bool keep_index() const { return index_use == "always"; }
     bool assembling() const {
         return !sources.hosts.empty() || !sources.ibnetdiscover.empty() || !sources.slurm.empty() ||
                hosts_only || mpi;
@@ -155,7 +159,7 @@ int discover(const Options& o) {
                                   "which -o - already uses for the archive");
     if (o.expect == "-" && o.input == "-")
         throw nettopo::UsageError("-i - and --expect - cannot both read standard input");
-    if (o.keep_index && (o.output == "-" || o.output.empty()))
+    if (o.keep_index() && (o.output == "-" || o.output.empty()))
         throw nettopo::UsageError("--index writes the image beside the archive: give -o FILE");
     if (o.json && !o.summary && !o.check)
         throw nettopo::UsageError("--json applies to --summary or --check");
@@ -172,8 +176,8 @@ int discover(const Options& o) {
     if (o.assembling()) {
         nettopo::Assembly assembly = assemble(o, o.check);
         if (o.check) {
-            const nettopo::CheckReport report =
-                nettopo::check_assembly(assembly, o.allow_disconnected);
+            const nettopo::CheckReport report = nettopo::check_assembly(
+                assembly, o.allow_disconnected, nettopo::parse_index_use(o.index_use));
             if (o.json)
                 nettopo::write_check_json(report, std::cout);
             else
@@ -200,7 +204,7 @@ int discover(const Options& o) {
     if (!o.quiet && o.output != "-")
         std::cerr << fmt::format("nettopo-discover: wrote {} ({})\n", o.output,
                                  nettopo::cluster_counts(*cluster));
-    if (o.keep_index) {
+    if (o.keep_index()) {
         // Stamped with the archive just written: the image stands for it.
         const std::string image = nettopo::sibling_image_path(o.output);
         nettopo::DistanceIndexOptions options;
@@ -286,9 +290,14 @@ int main(int argc, char** argv) {
                  "hop counts between hosts, problems) and exit 1 on problems; writes the "
                  "archive only with an explicit -o");
     app.add_flag("--json", o.json, "--summary or --check as JSON");
-    app.add_flag("--index", o.keep_index,
-                 "Also write the binary image beside the archive (its extension replaced by "
-                 ".ntimg) with the distance index built, which the tools then read instead");
+    nettopo::add_index_option(
+        app, o.index_use,
+        "How --check answers hop counts: auto (default; the family's closed form when the "
+        "cluster still is its family, else a distance index when the hosts pay for building "
+        "it, else a search from each host), always, never (search). always, or --index "
+        "alone, also writes the binary image beside the archive (its extension replaced by "
+        ".ntimg) with the distance index built, which the tools then read instead")
+        ->expected(0, 1);
     app.add_option("--expect", o.expect,
                    "Compare the result with this cluster (archive, description or hwloc XML): "
                    "each difference and a summary on stderr, exit 3 when they differ");
@@ -298,7 +307,8 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
         o.output_given = output->count() > 0;
-    } catch (const CLI::Success& e) { // --help, --version
+        if (o.index_use.empty()) o.index_use = "always"; // a bare --index
+    } catch (const CLI::Success& e) {                    // --help, --version
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         return nettopo::report_usage_error("nettopo-discover", e.what());

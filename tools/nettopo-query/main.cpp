@@ -2,6 +2,7 @@
 // The driver: global options, reading the topology and the job's view, then
 // the sub-command (sub_commands.cpp) with its arguments (sub_command_arguments.cpp).
 #include "common/child_process_sandbox.hpp"
+#include "common/index_option.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo-query/job_options.hpp"
@@ -42,13 +43,12 @@ int main(int argc, char** argv) {
                  "PEs are read and printed as HOST:OS, the OS (physical) index of the PU on "
                  "its machine, as lstopo -p and hwloc-calc -p use (a bare OS index is read "
                  "while the cluster or allocation holds one machine)");
-    app.add_option("--index", o.index_use,
-                   "How hops and distance answer: auto (the family's "
-                   "closed form when the cluster still is its family, else a distance index "
-                   "when the batch pays for building it, else a search per pair), always, "
-                   "never (search)")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"auto", "always", "never"}));
+    add_index_option(app, o.index_use,
+                     "How hops and distance answer: auto (the family's "
+                     "closed form when the cluster still is its family, else a distance index "
+                     "when the batch pays for building it, else a search per pair), always, "
+                     "never (search)")
+        ->capture_default_str();
     app.require_subcommand(0, 1);
     app.fallthrough();
     add_version_flag(app, "nettopo-query");

@@ -4,8 +4,9 @@
 
 namespace nettopo {
 
-CheckReport check_assembly(const Assembly& assembly, bool allow_disconnected) {
-    HopDistribution hops = machine_hop_distribution(assembly.cluster);
+CheckReport check_assembly(const Assembly& assembly, bool allow_disconnected, IndexUse index) {
+    HopDistribution hops =
+        machine_hop_distribution(assembly.cluster, hop_distribution_sources, index);
     CheckReport r{summarize(assembly.cluster, &hops), std::move(hops), assembly.issues, {},
                   assembly.defaulted_hosts,           assembly.notes};
     if (r.summary.components > 1 && !allow_disconnected)

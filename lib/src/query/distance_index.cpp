@@ -8,6 +8,7 @@
 #include "nettopo/support/error.hpp"
 #include "query/closed_form_index.hpp"
 #include "query/general_index.hpp"
+#include "query/searched_distances.hpp"
 
 #include <fmt/format.h>
 
@@ -23,6 +24,7 @@ std::unique_ptr<DistanceIndex> closed_form_index(const Cluster& cluster,
 
 std::unique_ptr<DistanceIndex> build_distance_index(const Cluster& cluster,
                                                     const DistanceIndexOptions& options) {
+    if (options.kind == DistanceIndexKind::Search) return detail::make_searched_distances(cluster);
     const bool closed = options.kind == DistanceIndexKind::ClosedForm;
     if (options.kind == DistanceIndexKind::Auto || closed) {
         if (auto index = closed_form_index(cluster, options)) return index;

@@ -31,6 +31,8 @@ std::unique_ptr<DistanceIndex> choose_and_build(FoldedCore f, const DistanceInde
     const DistanceIndexKind kind = options.kind;
     if (kind == DistanceIndexKind::ClosedForm)
         throw UsageError("the general distance index does not build closed forms");
+    if (kind == DistanceIndexKind::Search)
+        throw UsageError("the general distance index does not search");
     const std::size_t budget = options.memory_budget_bytes;
 
     if (kind == DistanceIndexKind::Auto || kind == DistanceIndexKind::DenseTable) {

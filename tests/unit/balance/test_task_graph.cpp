@@ -225,4 +225,27 @@ TEST_CASE("CommModel: a real cluster against QueryEngine without an index",
     }
 }
 
+TEST_CASE("CommModel: searching every distance answers as the index does",
+          "[balance][comm-model]") {
+    for (const std::string name : {"avakas", "plafrim"}) {
+        if (!test::have_real_cluster(name)) continue;
+        const Cluster c = test::assemble_real_cluster(name).cluster;
+        const CommModel indexed(c);
+        CommModelOptions search;
+        search.index.kind = DistanceIndexKind::Search;
+        const CommModel searched(c, search);
+        CHECK(indexed.index().kind() != DistanceIndexKind::Search);
+        CHECK(searched.index().kind() == DistanceIndexKind::Search);
+        std::mt19937_64 rng(1414);
+        for (int pair = 0; pair < 400; ++pair) {
+            const PeId a(static_cast<std::uint32_t>(rng() % c.num_pes()));
+            const PeId b(static_cast<std::uint32_t>(rng() % c.num_pes()));
+            INFO(name << " PEs " << a.value << " " << b.value);
+            REQUIRE(searched.hops(a, b) == indexed.hops(a, b));
+            REQUIRE(searched.latency_ns(a, b) == indexed.latency_ns(a, b));
+            REQUIRE(searched.transfer_seconds(a, b, 1e6) == indexed.transfer_seconds(a, b, 1e6));
+        }
+    }
+}
+
 } // namespace nettopo

@@ -44,6 +44,8 @@ const char* name(Kind k) {
         return "labels";
     case Kind::RowCache:
         return "row cache";
+    case Kind::Search:
+        return "search";
     }
     return "?";
 }

@@ -110,3 +110,28 @@ TEST_CASE("index choice: a kept index serves every batch unless searching is for
         CHECK_FALSE(choose_batch_index(c, IndexUse::Auto, 1, nullptr).index);
     }
 }
+
+TEST_CASE("index choice: kind Search answers every question by a search", "[index-choice]") {
+    std::mt19937_64 rng(4114);
+    for (int round = 0; round < 30; ++round) {
+        const Cluster c = test::build_cluster(test::random_cluster(rng), true);
+        CAPTURE(round, c.num_machines(), c.num_switches());
+        DistanceIndexOptions search;
+        search.kind = DistanceIndexKind::Search;
+        const auto searched = build_distance_index(c, search);
+        CHECK(searched->kind() == DistanceIndexKind::Search);
+        // Held to an index built otherwise (unreachable pairs included) ...
+        DistanceIndexOptions dense;
+        dense.kind = DistanceIndexKind::DenseTable;
+        const auto table = build_distance_index(c, dense);
+        for (std::uint32_t a = 0; a < c.num_machines(); ++a)
+            for (std::uint32_t b = 0; b < c.num_machines(); ++b) {
+                REQUIRE(searched->hops(MachineId(a), MachineId(b)) ==
+                        table->hops(MachineId(a), MachineId(b)));
+                REQUIRE(searched->latency_ps(MachineId(a), MachineId(b)) ==
+                        table->latency_ps(MachineId(a), MachineId(b)));
+            }
+        // ... and, PE by PE, to the engine's own search.
+        require_same_answers(c, searched.get());
+    }
+}

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "nettopo/assemble/assemble.hpp"
+#include "nettopo/query/index_choice.hpp"
 #include "nettopo/query/summary.hpp"
 
 #include <cstdint>
@@ -28,6 +29,9 @@ struct CheckReport {
 };
 
 // A network of several components is a problem unless `allow_disconnected`.
-CheckReport check_assembly(const Assembly& assembly, bool allow_disconnected);
+// `index`: how the hop distribution is computed (machine_hop_distribution);
+// the report is the same either way.
+CheckReport check_assembly(const Assembly& assembly, bool allow_disconnected,
+                           IndexUse index = IndexUse::Auto);
 
 } // namespace nettopo

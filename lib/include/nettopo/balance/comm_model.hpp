@@ -24,7 +24,9 @@ namespace nettopo {
 struct CommModelOptions {
     double intra_machine_gbps = 100.0; // memory copy between two PUs of one host
     double default_link_gbps = 10.0;   // a network link of unknown bandwidth
-    DistanceIndexOptions index;        // how the machine-to-machine index is built
+    // How the machine-to-machine index is built; kind Search builds none:
+    // every distance is a search (slow, the answers are the same).
+    DistanceIndexOptions index;
     // An index kept for this cluster (read with it from a binary image,
     // formats/image.hpp): used instead of building one.
     std::shared_ptr<const DistanceIndex> kept_index;

@@ -12,7 +12,9 @@
 //   pruned landmark labels beyond it, and a bounded cache of single-source
 //   rows when even the labels would not fit.
 // Every kind answers exactly what NetworkSearch answers (BFS hops, Dijkstra
-// latency in integer picoseconds); tests hold each to that.
+// latency in integer picoseconds); tests hold each to that. Kind Search, only
+// when asked for, is that search itself behind this interface: for a caller
+// that takes an index (a communication model) but is asked to search.
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
@@ -34,6 +36,7 @@ enum class DistanceIndexKind : std::uint8_t {
     DenseTable, // all pairs of the folded core
     Labels,     // pruned landmark labelling of the folded core
     RowCache,   // single-source rows computed on demand, at most a budget's worth kept
+    Search,     // no index: a NetworkSearch per question (never chosen by Auto)
 };
 
 struct DistanceIndexOptions {

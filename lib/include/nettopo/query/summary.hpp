@@ -49,7 +49,9 @@ struct HopDistribution {
 };
 // The rows come from a distance index when index_for_batch (index_choice.hpp)
 // finds `use` and this many sources pay for it, else from one search each.
-HopDistribution machine_hop_distribution(const Cluster& cluster, std::uint32_t max_sources = 4096,
+inline constexpr std::uint32_t hop_distribution_sources = 4096;
+HopDistribution machine_hop_distribution(const Cluster& cluster,
+                                         std::uint32_t max_sources = hop_distribution_sources,
                                          IndexUse use = IndexUse::Auto);
 
 // `known`: a hop distribution already computed from every machine, whose
