@@ -90,9 +90,13 @@ const char* to_string(InputKind kind) {
     return "?";
 }
 
-// The first bytes of a file, enough to tell an image ("" for stdin or what cannot be read).
+// The first bytes of a file, enough to tell an image: "" for stdin, what
+// cannot be read, and anything but a regular file, since reading a pipe's
+// (`-i <(...)`, a FIFO, /dev/stdin) head would take those bytes from the
+// reading that follows; an image in a pipe is then refused by its content.
 static std::string file_head(const std::string& path, std::size_t bytes = 8) {
-    if (path == "-") return {};
+    std::error_code ec;
+    if (path == "-" || !std::filesystem::is_regular_file(path, ec)) return {};
     std::ifstream in(path, std::ios::binary);
     std::string head(bytes, '\0');
     in.read(head.data(), static_cast<std::streamsize>(bytes));
