@@ -65,15 +65,20 @@ DotHighlight highlight_machines(const Cluster& c, std::span<const MachineId> mac
     if (machines.empty()) throw UsageError("no machine to highlight");
     DotHighlight h = empty_highlight(c);
     NetworkSearch search(c.network());
+    // Repeats are told apart from machines an earlier path passed through
+    // (a direct network's machines forward): those still count and are named.
+    std::vector<char> listed(c.num_machines(), 0);
     std::vector<MachineId> distinct;
     for (MachineId m : machines) {
-        if (h.vertices[c.vertex(m).value]) continue;
+        if (listed[m.value]) continue;
+        listed[m.value] = 1;
+        distinct.push_back(m);
+        if (h.vertices[c.vertex(m).value]) continue; // already joined to the first
         const auto path = search.path(c.vertex(machines.front()), c.vertex(m), PathMetric::Latency);
         if (!path)
             throw UsageError(fmt::format("no path joins {} and {}",
                                          c.machine_name(machines.front()), c.machine_name(m)));
         mark(c.network(), *path, h);
-        distinct.push_back(m);
     }
     h.caption = fmt::format("{}: {}",
                             distinct.size() == 1 ? std::string("1 machine")

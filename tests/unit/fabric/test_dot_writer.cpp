@@ -675,6 +675,16 @@ TEST_CASE("Highlights: a path and an allocation as the search finds them", "[dot
     CHECK(lit.size() == 6);
     CHECK(link_count(a) == 5); // a tree over 6 vertices
     CHECK(a.caption == "3 machines: node[01-02,05]");
+    // Repeats count once.
+    CHECK(read_dot_highlight(c, "node01,node05,node01").caption == "2 machines: node[01,05]");
+
+    // Where machines forward (a line n0 - n1 - n2), a machine an earlier
+    // path passed through is still one of those asked for.
+    const Cluster line = generate_from_spec("mesh --dims 3");
+    const DotHighlight through = read_dot_highlight(line, "n0,n2,n1");
+    CHECK(through.caption == "3 machines: n[0,2,1]");
+    CHECK(through.caption == read_dot_highlight(line, "n0,n2,n1,n2").caption);
+    CHECK(std::count(through.vertices.begin(), through.vertices.end(), true) == 3);
 
     // Errors name the text and what is wrong.
     CHECK_THROWS_AS(read_dot_highlight(c, "path:0"), ValueError);
