@@ -96,6 +96,11 @@ Network Network::from_arrays(std::uint32_t num_machines, std::uint32_t num_switc
             throw ValueError("", fmt::format("link {} is out of order", i));
         if (!(l.latency_ns >= 0 && l.latency_ns <= max_link_latency_ns))
             throw ValueError("", fmt::format("link {} has a latency out of range", i));
+        // The builder's rules (ClusterBuilder::add_link): what it refuses an
+        // image must not bring in, or the archive written from it is refused.
+        if (l.multiplicity == 0) throw ValueError("", fmt::format("link {} has no cable", i));
+        if (!(std::isfinite(l.bandwidth_gbps) && l.bandwidth_gbps >= 0))
+            throw ValueError("", fmt::format("link {} has a bandwidth out of range", i));
     }
     const std::uint64_t entries = 2 * std::uint64_t{links.size()};
     if (a.offsets.size() != n + 1 || a.offsets.front() != 0 || a.offsets.back() != entries)

@@ -17,9 +17,11 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstddef>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sys/stat.h>
 #include <thread>
@@ -277,10 +279,11 @@ TEST_CASE("image: the records' hash is xxHash64", "[image]") {
 
 namespace {
 
-// The bytes of `image` with the first element of record `tag` set to
-// `value`'s bytes and the record's hash made to match: a crafted file that
-// only the checks of offsets, ids and counts can refuse.
-std::string forged(std::string image, const char (&tag)[5], std::uint64_t value) {
+// The bytes of `image` with `width` bytes of `value` written at byte `offset`
+// of record `tag`'s data and the record's hash made to match: a crafted file
+// that only the checks of offsets, ids, counts and rules can refuse.
+std::string forged_at(std::string image, const char (&tag)[5], std::size_t offset,
+                      std::uint64_t value, std::size_t width) {
     for (std::size_t at = 0; at + 24 <= image.size();) {
         std::uint32_t element = 0;
         std::uint64_t count = 0;
@@ -288,8 +291,8 @@ std::string forged(std::string image, const char (&tag)[5], std::uint64_t value)
         std::memcpy(&count, image.data() + at + 8, 8);
         const std::size_t bytes = element * count;
         if (image.compare(at, 4, tag) == 0) {
-            REQUIRE(count > 0);
-            std::memcpy(image.data() + at + 24, &value, std::min<std::size_t>(element, 8));
+            REQUIRE(offset + width <= bytes);
+            std::memcpy(image.data() + at + 24 + offset, &value, width);
             const std::uint64_t hash = hash_bytes(image.data() + at + 24, bytes);
             std::memcpy(image.data() + at + 16, &hash, 8);
             return image;
@@ -298,6 +301,15 @@ std::string forged(std::string image, const char (&tag)[5], std::uint64_t value)
     }
     FAIL("no record " << tag);
     return {};
+}
+
+// The first element of record `tag` set to `value` (its first 8 bytes at most).
+std::string forged(std::string image, const char (&tag)[5], std::uint64_t value) {
+    std::uint32_t element = 0;
+    const std::size_t at = image.find(tag);
+    REQUIRE(at != std::string::npos);
+    std::memcpy(&element, image.data() + at + 4, 4);
+    return forged_at(std::move(image), tag, 0, value, std::min<std::size_t>(element, 8));
 }
 
 } // namespace
@@ -329,6 +341,17 @@ TEST_CASE("image: forged records with matching hashes are refused by their check
         write_bytes(bad, forged(bytes, reinterpret_cast<const char(&)[5]>(name), value));
         require_refused(bad);
     }
+    // What the builder refuses, forged into well-formed records: each would
+    // let a cluster in whose archive its own reader refuses.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    std::uint64_t nan_bits = 0;
+    std::memcpy(&nan_bits, &nan, 8);
+    const std::size_t link_size = sizeof(Link);
+    write_bytes(bad, forged_at(bytes, "LINK", offsetof(Link, multiplicity), 0, 4));
+    CHECK_THROWS_WITH(read_image(bad), Contains("link 0 has no cable"));
+    write_bytes(bad,
+                forged_at(bytes, "LINK", link_size + offsetof(Link, bandwidth_gbps), nan_bits, 8));
+    CHECK_THROWS_WITH(read_image(bad), Contains("link 1 has a bandwidth out of range"));
 }
 
 namespace {
