@@ -2,6 +2,7 @@
 // tree_from_signature must give back the very tree, on every real export of
 // the shared data that hwloc loads and on this machine, and refuse text that
 // is not a signature.
+#include "nettopo/formats/image.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/tree/machine_tree.hpp"
@@ -53,4 +54,14 @@ TEST_CASE("tree_from_signature refuses what is not a signature", "[tree][signatu
     // A root whose parent is not "none", a PU with a child.
     CHECK_THROWS_AS(tree_from_signature("0/0/0/0;|"), InputError);
     CHECK_THROWS_AS(tree_from_signature("4294967295/0/0/0;0/15/0/0;1/15/1/0;|"), InputError);
+}
+
+TEST_CASE("signature: the text image version 1 stores", "[tree][signature]") {
+    // Images keep each machine type as its signature (formats/image.cpp):
+    // a change of this text is a change of the image format, which must
+    // raise image_version (formats/image.hpp) with it.
+    const MachineTree tree = tree_from_synthetic("pack:1 core:2 pu:2");
+    REQUIRE(image_version == 1);
+    CHECK(tree.signature() == "4294967295/0/0/0;0/1/0/0;1/14/0/0;2/15/0/0;2/15/1/0;1/14/1/0;"
+                              "5/15/2/0;5/15/3/0;|1/4/0/1073741824;");
 }

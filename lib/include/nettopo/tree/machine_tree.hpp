@@ -85,8 +85,10 @@ public:
     // Canonical text of the structure, equal for equal trees; used to share one
     // machine type between identical hosts. It holds everything the tree is
     // built from, so tree_from_signature() reads it back (a tree travels as
-    // its signature between processes of one build; the text is not a file
-    // format and may change between versions).
+    // its signature between processes of one build). The binary image keeps
+    // machine types as their signatures: a change of this text is a change of
+    // the image format and raises image_version (formats/image.hpp); a test
+    // pins the text of version 1.
     std::string signature() const;
 
     bool operator==(const MachineTree&) const;
