@@ -6,6 +6,7 @@
 #include "query/folded_core.hpp"
 #include "query/pruned_labels.hpp"
 #include "query/row_cache.hpp"
+#include "query/terminal_table.hpp"
 
 #include <fmt/format.h>
 
@@ -38,6 +39,9 @@ std::unique_ptr<DistanceIndex> choose_and_build(FoldedCore f, const DistanceInde
         const std::size_t need = dense_table_bytes(f, bounds);
         if (need <= budget)
             return make_dense_table(std::move(f), bounds, options.threads, options.progress);
+        // Queries ask only for the terminals' rows and columns.
+        if (auto table = make_terminal_table(f, budget, options.threads, options.progress))
+            return table;
         if (kind == DistanceIndexKind::DenseTable)
             too_small("a dense table", exactly(need), budget, f);
     }

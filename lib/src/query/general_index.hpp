@@ -5,7 +5,8 @@
 // answers.
 //
 // Auto takes the dense table when it fits options.memory_budget_bytes, else
-// the labels when they fit (their construction stops as soon as they would
+// the dense table of the core's terminals alone (terminal_table.hpp) when the
+// core has one latency and it fits, else the labels when they fit (their construction stops as soon as they would
 // not), else the row cache: no O(m^2) memory the budget did not allow. A
 // forced kind that does not fit the budget throws UsageError saying how much
 // it needs. ClosedForm is not built here.
