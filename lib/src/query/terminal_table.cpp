@@ -209,10 +209,16 @@ private:
     struct Search {
         explicit Search(std::uint32_t n) : frontier(n), next(n), visited(n) {}
         std::vector<Bits256> frontier, next, visited;
-        std::vector<std::uint16_t> code_of_level; // this thread's copy of the dictionary
+        std::vector<std::uint32_t> active, reached, touched; // vertex lists of a level
+        std::vector<std::uint16_t> code_of_level;            // this thread's copy of the dictionary
     };
 
     static bool equal(const Bits256& a, const Bits256& b) { return a.w == b.w; }
+    static bool is_zero(const Bits256& a) {
+        std::uint64_t any = 0;
+        for (unsigned k = 0; k < words; ++k) any |= a.w[k];
+        return any == 0;
+    }
 
     // The code of hop count `level`, handed out on first sight.
     std::uint32_t code_for(Search& s, std::uint32_t level) {
@@ -235,46 +241,75 @@ private:
     // (s, t), s in the batch, t > s: rows owned by this batch alone.
     void batch(Search& s, std::uint32_t base, std::uint32_t count) {
         const std::uint32_t n = core_.num_vertices();
+        // Invariant at each level's start: `next` is all zero, `active` lists
+        // the vertices whose `frontier` is not.
         std::fill(s.frontier.begin(), s.frontier.end(), Bits256{});
+        std::fill(s.next.begin(), s.next.end(), Bits256{});
         std::fill(s.visited.begin(), s.visited.end(), Bits256{});
+        s.active.clear();
         Bits256 full{};
         for (std::uint32_t j = 0; j < count; ++j) {
             full.w[j / 64] |= std::uint64_t{1} << (j % 64);
             const std::uint32_t v = terminals_[base + j];
+            if (is_zero(s.frontier[v])) s.active.push_back(v);
             s.frontier[v].w[j / 64] |= std::uint64_t{1} << (j % 64);
             s.visited[v].w[j / 64] |= std::uint64_t{1} << (j % 64);
         }
-        for (std::uint32_t level = 1;; ++level) {
-            bool any = false;
+        const std::uint64_t ends = 2 * std::uint64_t{core_.num_links()};
+        for (std::uint32_t level = 1; !s.active.empty(); ++level) {
             std::uint32_t code = none;
-            for (std::uint32_t v = 0; v < n; ++v) {
+            // What vertex v newly reaches at this level: acc (already ORed
+            // from its neighbours' frontiers), less what it had seen.
+            auto settle = [&](std::uint32_t v, Bits256 acc) {
                 Bits256& seen = s.visited[v];
-                Bits256& out = s.next[v];
-                if (equal(seen, full)) {
-                    out = Bits256{};
-                    continue;
-                }
-                Bits256 acc{};
-                for (const VertexId u : core_.neighbors(VertexId(v))) {
-                    const Bits256& f = s.frontier[u.value];
-                    for (unsigned k = 0; k < words; ++k) acc.w[k] |= f.w[k];
-                }
                 std::uint64_t nonzero = 0;
                 for (unsigned k = 0; k < words; ++k) {
                     acc.w[k] &= ~seen.w[k];
                     seen.w[k] |= acc.w[k];
                     nonzero |= acc.w[k];
                 }
-                out = acc;
-                if (!nonzero) continue;
-                any = true;
+                s.next[v] = acc;
+                if (!nonzero) return true;
+                s.reached.push_back(v);
                 const std::uint32_t t = of_[v];
-                if (t == none || t <= base) continue;
-                if (code == none && (code = code_for(s, level)) == none) return; // overflow
+                if (t == none || t <= base) return true;
+                if (code == none && (code = code_for(s, level)) == none) return false; // overflow
                 store(acc, base, t, code);
+                return true;
+            };
+            s.reached.clear();
+            std::uint64_t frontier_ends = 0;
+            for (const std::uint32_t u : s.active)
+                frontier_ends += core_.neighbors(VertexId(u)).size();
+            if (frontier_ends * 8 < ends) {
+                // A small frontier: push it to its neighbours, then settle those.
+                s.touched.clear();
+                for (const std::uint32_t u : s.active) {
+                    const Bits256& f = s.frontier[u];
+                    for (const VertexId v : core_.neighbors(VertexId(u))) {
+                        Bits256& out = s.next[v.value];
+                        if (is_zero(out)) s.touched.push_back(v.value);
+                        for (unsigned k = 0; k < words; ++k) out.w[k] |= f.w[k];
+                    }
+                }
+                for (const std::uint32_t v : s.touched)
+                    if (!settle(v, s.next[v])) return;
+            } else {
+                // A large one: every vertex not yet reached by every source
+                // pulls from its neighbours.
+                for (std::uint32_t v = 0; v < n; ++v) {
+                    if (equal(s.visited[v], full)) continue; // its `next` stays zero
+                    Bits256 acc{};
+                    for (const VertexId u : core_.neighbors(VertexId(v))) {
+                        const Bits256& f = s.frontier[u.value];
+                        for (unsigned k = 0; k < words; ++k) acc.w[k] |= f.w[k];
+                    }
+                    if (!settle(v, acc)) return;
+                }
             }
-            if (!any) break;
+            for (const std::uint32_t u : s.active) s.frontier[u] = Bits256{};
             std::swap(s.frontier, s.next);
+            std::swap(s.active, s.reached);
         }
     }
 

@@ -10,7 +10,9 @@
 // latency is hops x the one link latency. Built only for a core whose links
 // all have one latency (FoldedCore::uniform_ps, checked by fold_network), by
 // bit-parallel breadth-first searches: 256 terminals' searches at once, one
-// bit each in a word per vertex, parallel over batches of sources. With
+// bit each in a word per vertex (a level pushes a small frontier to its
+// neighbours, else every vertex not yet reached by all pulls from its
+// neighbours), parallel over batches of sources. With
 // several latencies, or more than 255 distinct hop counts, it is not built
 // (make_terminal_table returns nothing) and the general index goes on as
 // before.
