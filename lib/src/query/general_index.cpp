@@ -8,6 +8,7 @@
 #include "query/row_cache.hpp"
 #include "query/terminal_table.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 
 namespace nettopo {
@@ -71,6 +72,17 @@ std::unique_ptr<DistanceIndex> make_general_index(FoldedCore folded,
         }
     } finish{options.progress};
     return choose_and_build(std::move(folded), options);
+}
+
+double general_index_build_searches(const FoldedCore& f, std::size_t budget) {
+    const auto all = static_cast<double>(f.num_core());
+    if (!f.uniform_ps) return all;
+    // The full table at its narrowest: 8-bit hops, latency from them.
+    const std::uint64_t n = f.num_core();
+    if (f.machine_bytes() + n * (n - (n > 0)) / 2 <= budget) return all;
+    const auto t = static_cast<std::uint32_t>(core_terminals(f).size());
+    if (terminal_table_min_bytes(f, t) > budget) return all;
+    return std::ceil(t / 64.0);
 }
 
 std::unique_ptr<DistanceIndex> make_general_index(const Cluster& cluster,

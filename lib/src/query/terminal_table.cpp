@@ -344,9 +344,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<DistanceIndex> make_terminal_table(FoldedCore& f, std::size_t budget,
-                                                   unsigned threads, Progress* progress) {
-    if (!f.uniform_ps) return nullptr;
+std::vector<std::uint32_t> core_terminals(const FoldedCore& f) {
     std::vector<char> is(f.num_core(), 0);
     for (std::uint32_t m = 0; m < f.num_machines(); ++m)
         for (const HostLink& a : f.machines.anchors_of(m)) is[a.core_vertex] = 1;
@@ -354,6 +352,17 @@ std::unique_ptr<DistanceIndex> make_terminal_table(FoldedCore& f, std::size_t bu
     for (std::uint32_t v = 0; v < f.num_core(); ++v)
         if (is[v]) terminals.push_back(v);
     terminals.shrink_to_fit(); // as read back: the same memory_bytes
+    return terminals;
+}
+
+std::size_t terminal_table_min_bytes(const FoldedCore& f, std::uint32_t terminals) {
+    return table_bytes(f, terminals, 4);
+}
+
+std::unique_ptr<DistanceIndex> make_terminal_table(FoldedCore& f, std::size_t budget,
+                                                   unsigned threads, Progress* progress) {
+    if (!f.uniform_ps) return nullptr;
+    std::vector<std::uint32_t> terminals = core_terminals(f);
     const auto t = static_cast<std::uint32_t>(terminals.size());
     for (const unsigned bits : {4u, 8u}) {
         if (table_bytes(f, t, bits) > budget) return nullptr;

@@ -23,12 +23,18 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 namespace nettopo::detail {
 
 // The record that starts a kept terminal table (after its core), told
 // apart from a full dense table's by read_dense_table.
 inline constexpr std::uint32_t terminal_shape_tag = array_tag("TSHP");
+
+// The core vertices machines stand on, increasing.
+std::vector<std::uint32_t> core_terminals(const FoldedCore& f);
+// Bytes of f's table over `terminals` terminals at its narrowest (4-bit codes).
+std::size_t terminal_table_min_bytes(const FoldedCore& f, std::uint32_t terminals);
 
 // The table for f, or nothing when f's core has several latencies, when the
 // table at its narrowest (4-bit codes) would exceed `budget` bytes or when

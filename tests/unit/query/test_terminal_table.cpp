@@ -7,6 +7,7 @@
 #include "nettopo/formats/description.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/query/distance_index.hpp"
+#include "nettopo/query/index_choice.hpp"
 #include "query/folded_core.hpp"
 #include "query/general_index.hpp"
 #include "query/terminal_table.hpp"
@@ -207,4 +208,25 @@ TEST_CASE("terminal table: auto takes it when the full table does not fit the bu
         CHECK(index->memory_bytes() <= o.memory_budget_bytes);
         require_exact(c, *index);
     }
+}
+
+TEST_CASE("terminal table: the tools' rule counts its fill as a search per 64 terminals",
+          "[general-index][terminal-table][index-choice]") {
+    // 512 machines on 192 switches (64 leaves): the full table costs 192 core
+    // searches, about 114 questions' worth; the terminal table one.
+    const Cluster c = damaged(generated(*make_fat_tree(8, 3), LinkClasses::uniform(1, 0)), 0.02, 5);
+    DistanceIndexOptions o;
+    CHECK_FALSE(index_for_batch(c, IndexUse::Auto, 2, o));
+    CHECK(index_for_batch(c, IndexUse::Auto, 200, o));
+    const auto terminals = terminal_table(c);
+    REQUIRE(terminals);
+    o.memory_budget_bytes = terminals->memory_bytes() + 1024; // the full table does not fit
+    const auto index = index_for_batch(c, IndexUse::Auto, 2, o);
+    REQUIRE(index);
+    CHECK_THAT(index->description(), Contains("dense table of 64 terminals"));
+    require_exact(c, *index);
+    // With several core latencies no terminal table: the full table's cost again.
+    const Cluster spread =
+        damaged(generated(*make_fat_tree(8, 3), LinkClasses::uniform(1, 0)), 0.02, 5, true);
+    CHECK_FALSE(index_for_batch(spread, IndexUse::Auto, 2, o));
 }
