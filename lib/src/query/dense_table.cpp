@@ -2,6 +2,7 @@
 #include "query/dense_table.hpp"
 
 #include "query/core_rows.hpp"
+#include "query/terminal_table.hpp"
 
 #include <fmt/format.h>
 #include <limits>
@@ -138,6 +139,7 @@ std::size_t dense_table_bytes(const FoldedCore& f, const CoreBounds& bounds) {
 }
 
 std::unique_ptr<DistanceIndex> read_dense_table(KeptCore k, ArrayReader& in) {
+    if (in.peek_tag() == terminal_shape_tag) return read_terminal_table(std::move(k), in);
     const auto shape = in.value<Shape>(shape_tag);
     if (shape.n != k.num_core || (shape.latency_bytes == 0) != k.uniform_ps.has_value())
         in.fail(shape_tag, "does not match the core");

@@ -6,8 +6,11 @@
 #include "query/folded_core.hpp"
 #include "query/pruned_labels.hpp"
 #include "query/row_cache.hpp"
+#include "query/terminal_table.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
+#include <optional>
 
 namespace nettopo {
 
@@ -36,12 +39,22 @@ std::unique_ptr<DistanceIndex> choose_and_build(FoldedCore f, const DistanceInde
     const std::size_t budget = options.memory_budget_bytes;
 
     if (kind == DistanceIndexKind::Auto || kind == DistanceIndexKind::DenseTable) {
-        const CoreBounds bounds = core_bounds(f.core);
-        const std::size_t need = dense_table_bytes(f, bounds);
-        if (need <= budget)
-            return make_dense_table(std::move(f), bounds, options.threads, options.progress);
+        // The core's bounds (a search and a Dijkstra of the core) only when
+        // the narrowest full table (8-bit hops, one latency) could fit.
+        const std::uint64_t n = f.num_core();
+        std::optional<std::size_t> need;
+        if (f.machine_bytes() + n * (n - (n > 0)) / 2 <= budget) {
+            const CoreBounds bounds = core_bounds(f.core);
+            need = dense_table_bytes(f, bounds);
+            if (*need <= budget)
+                return make_dense_table(std::move(f), bounds, options.threads, options.progress);
+        }
+        // Queries ask only for the terminals' rows and columns.
+        if (auto table = make_terminal_table(f, budget, options.threads, options.progress))
+            return table;
         if (kind == DistanceIndexKind::DenseTable)
-            too_small("a dense table", exactly(need), budget, f);
+            too_small("a dense table",
+                      exactly(need ? *need : dense_table_bytes(f, core_bounds(f.core))), budget, f);
     }
     if (kind == DistanceIndexKind::Auto || kind == DistanceIndexKind::Labels) {
         LabelsOutcome labels = make_labels(f, budget, options.progress);
@@ -69,6 +82,17 @@ std::unique_ptr<DistanceIndex> make_general_index(FoldedCore folded,
         }
     } finish{options.progress};
     return choose_and_build(std::move(folded), options);
+}
+
+double general_index_build_searches(const FoldedCore& f, std::size_t budget) {
+    const auto all = static_cast<double>(f.num_core());
+    if (!f.uniform_ps) return all;
+    // The full table at its narrowest: 8-bit hops, latency from them.
+    const std::uint64_t n = f.num_core();
+    if (f.machine_bytes() + n * (n - (n > 0)) / 2 <= budget) return all;
+    const auto t = static_cast<std::uint32_t>(core_terminals(f).size());
+    if (terminal_table_min_bytes(f, t) > budget) return all;
+    return std::ceil(t / 64.0);
 }
 
 std::unique_ptr<DistanceIndex> make_general_index(const Cluster& cluster,

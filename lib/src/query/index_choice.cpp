@@ -32,7 +32,8 @@ std::unique_ptr<DistanceIndex> index_for_batch(const Cluster& cluster, IndexUse 
     if (use == IndexUse::Auto && !questions) return nullptr;
     // Folded once: the rule looks at the core, the index is built over it.
     detail::FoldedCore core = detail::fold_network(cluster.network());
-    const double build = static_cast<double>(core.num_core()) * search_work(core.core);
+    const double build =
+        general_index_build_searches(core, options.memory_budget_bytes) * search_work(core.core);
     if (use == IndexUse::Auto &&
         static_cast<double>(*questions) * search_work(cluster.network()) < build)
         return nullptr;

@@ -10,6 +10,8 @@
 #include "nettopo/query/kept_index.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/support/error.hpp"
+#include "query/folded_core.hpp"
+#include "query/terminal_table.hpp"
 #include "testkit/archive_text.hpp"
 #include "testkit/random_cluster.hpp"
 #include "testkit/real_data.hpp"
@@ -138,6 +140,24 @@ TEST_CASE("image: random clusters with every kept kind of general index", "[imag
             require_round_trip(c, index.get(), rng);
         }
     }
+}
+
+TEST_CASE("image: the dense table of the terminals", "[image][terminal-table]") {
+    std::mt19937_64 rng(1415);
+    int kept = 0;
+    for (const char* spec :
+         {"fat-tree --k 4 --n 3 --latency all=1.5", "fat-tree --k 8 --n 2",
+          "torus --dims 5x4 --latency all=2", "ring --machines 40 --latency all=1"}) {
+        CAPTURE(spec);
+        const Cluster c = generate_from_spec(spec);
+        detail::FoldedCore f = detail::fold_network(c.network());
+        const auto index = detail::make_terminal_table(f, std::size_t{1} << 30, 2, nullptr);
+        if (!index) continue; // several core latencies
+        ++kept;
+        CAPTURE(index->description());
+        require_round_trip(c, index.get(), rng);
+    }
+    CHECK(kept >= 3);
 }
 
 TEST_CASE("image: the real clusters of the shared data", "[image][real-clusters]") {

@@ -8,7 +8,8 @@
 //   per-pair memory);
 // - otherwise a general index over the graph with degree-1 machines folded
 //   onto their neighbour (host distance = core distance + the two host
-//   links): a dense table of the core while it fits the memory budget,
+//   links): a dense table of the core while it fits the memory budget, else
+//   of the core's terminals alone when every core link has one latency,
 //   pruned landmark labels beyond it, and a bounded cache of single-source
 //   rows when even the labels would not fit.
 // Every kind answers exactly what NetworkSearch answers (BFS hops, Dijkstra
@@ -33,7 +34,7 @@ namespace nettopo {
 enum class DistanceIndexKind : std::uint8_t {
     Auto,       // the fastest kind that fits the budget
     ClosedForm, // refused (UsageError) when the cluster carries no usable family
-    DenseTable, // all pairs of the folded core
+    DenseTable, // all pairs of the folded core, or of its terminals (one core latency)
     Labels,     // pruned landmark labelling of the folded core
     RowCache,   // single-source rows computed on demand, at most a budget's worth kept
     Search,     // no index: a NetworkSearch per question (never chosen by Auto)

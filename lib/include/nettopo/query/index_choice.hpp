@@ -7,9 +7,10 @@
 //   answer after it is O(1), so it pays from the first question;
 // - the general index when the batch is known and large enough: building it
 //   costs about one search of the folded core per core vertex (the dense
-//   table's fill; labels and the row cache cost less), against one search of
-//   the whole network per question, so it is built when
-//       questions x (V + E) >= core vertices x (core V + core E);
+//   table's fill; labels and the row cache cost less), or per 64 terminals
+//   when only the terminals' table fits the budget (its bit-parallel fill),
+//   against one search of the whole network per question, so it is built when
+//       questions x (V + E) >= core searches x (core V + core E);
 // - a search per question otherwise, and when the size of the batch is not
 //   known in advance (a co-process reading questions as they come).
 // Always builds the index (closed form, else general) whatever the batch;
