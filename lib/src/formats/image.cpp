@@ -143,9 +143,7 @@ FileStamp file_stamp(const std::string& path) {
 
 std::uint64_t save_image(const Cluster& cluster, const DistanceIndex* index,
                          const std::string& path, std::optional<FileStamp> source) {
-    if (index && !keeps(*index))
-        throw UsageError(
-            fmt::format("a {} is not kept: it fills itself on demand", index->description()));
+    if (index) require_keepable(*index); // before the file is begun
     const Network& net = cluster.network();
     Head head{image_version,
               byte_order_mark,

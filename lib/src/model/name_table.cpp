@@ -1,5 +1,6 @@
 #include "nettopo/model/name_table.hpp"
 
+#include "nettopo/support/csr_offsets.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>
@@ -43,11 +44,9 @@ std::optional<std::uint32_t> NameTable::repeated() const {
 
 NameTable NameTable::from_arrays(std::string pool, std::vector<std::uint64_t> offsets,
                                  std::vector<std::uint32_t> sorted) {
-    if (offsets.empty() || offsets.front() != 0 || offsets.back() != pool.size())
-        throw ValueError("", "name offsets do not span the name pool");
+    if (!valid_csr_offsets<std::uint64_t>(offsets, pool.size()))
+        throw ValueError("", "name offsets do not span the name pool in order");
     const std::size_t n = offsets.size() - 1;
-    for (std::size_t i = 0; i < n; ++i)
-        if (offsets[i] > offsets[i + 1]) throw ValueError("", "name offsets decrease");
     if (sorted.size() != n) throw ValueError("", "the name index does not list every name");
     for (std::uint32_t i : sorted)
         if (i >= n) throw ValueError("", "the name index names a name past the end");

@@ -2,6 +2,7 @@
 #include "query/folded_core.hpp"
 
 #include "nettopo/query/network_search.hpp"
+#include "nettopo/support/csr_offsets.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>
@@ -171,14 +172,6 @@ constexpr std::uint32_t core_tag = array_tag("FCOR"), links_tag = array_tag("FLN
                         peer_offsets_tag = array_tag("FPOF"), peer_machines_tag = array_tag("FPMA"),
                         peer_ps_tag = array_tag("FPPS");
 
-// Offsets of a CSR list: from 0, never decreasing, ending at `total`.
-bool valid_offsets(const std::vector<std::uint32_t>& offsets, std::size_t total) {
-    if (offsets.empty() || offsets.front() != 0 || offsets.back() != total) return false;
-    for (std::size_t i = 1; i < offsets.size(); ++i)
-        if (offsets[i] < offsets[i - 1]) return false;
-    return true;
-}
-
 } // namespace
 
 void write_kept_core(const FoldedMachines& m, std::uint32_t num_core, std::uint32_t folded,
@@ -215,9 +208,9 @@ KeptCore read_kept_core(ArrayReader& in, std::uint32_t num_machines) {
     const auto machines = in.array<std::uint32_t>(peer_machines_tag);
     const auto ps = in.array<std::int64_t>(peer_ps_tag, machines.size());
     if (m.links.size() != num_machines) in.fail(links_tag, "does not hold every machine");
-    if (!valid_offsets(m.anchor_offsets, m.anchors.size()))
+    if (!valid_csr_offsets<std::uint32_t>(m.anchor_offsets, m.anchors.size()))
         in.fail(anchor_offsets_tag, "has bad offsets");
-    if (!valid_offsets(m.peer_offsets, machines.size()) ||
+    if (!valid_csr_offsets<std::uint32_t>(m.peer_offsets, machines.size()) ||
         m.peer_offsets.size() != m.anchor_offsets.size() || ps.size() != machines.size())
         in.fail(peer_offsets_tag, "has bad offsets");
     const std::size_t lists = m.anchor_offsets.size() - 1;

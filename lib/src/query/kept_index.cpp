@@ -44,10 +44,14 @@ bool keeps(const DistanceIndex& index) {
     return index.can_keep();
 }
 
-void write_kept_index(const DistanceIndex& index, const Cluster& cluster, ArrayWriter& out) {
+void require_keepable(const DistanceIndex& index) {
     if (!index.can_keep())
         throw UsageError(
             fmt::format("a {} is not kept: it fills itself on demand", index.description()));
+}
+
+void write_kept_index(const DistanceIndex& index, const Cluster& cluster, ArrayWriter& out) {
+    require_keepable(index);
     out.value(network_tag, network_checksum(cluster.network()));
     write_kept_index_body(index, out);
 }

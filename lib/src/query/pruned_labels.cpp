@@ -1,6 +1,7 @@
 // Pruned landmark labels (see pruned_labels.hpp).
 #include "query/pruned_labels.hpp"
 
+#include "nettopo/support/csr_offsets.hpp"
 #include "query/core_rows.hpp"
 
 #include <algorithm>
@@ -202,11 +203,10 @@ FlatLabels<D> read_flat(ArrayReader& in, const std::uint32_t (&tags)[3], std::ui
     l.offsets = in.array<std::uint64_t>(tags[0], std::uint64_t{n} + 1);
     l.hubs = in.array<std::uint32_t>(tags[1]);
     l.dists = in.array<D>(tags[2], l.hubs.size());
-    if (l.offsets.size() != std::uint64_t{n} + 1 || l.offsets.front() != 0 ||
-        l.offsets.back() != l.hubs.size() || l.dists.size() != l.hubs.size())
+    if (l.offsets.size() != std::uint64_t{n} + 1 ||
+        !valid_csr_offsets<std::uint64_t>(l.offsets, l.hubs.size()) ||
+        l.dists.size() != l.hubs.size())
         in.fail(tags[0], "does not match its hubs");
-    for (std::size_t i = 1; i < l.offsets.size(); ++i)
-        if (l.offsets[i] < l.offsets[i - 1]) in.fail(tags[0], "decreases");
     // Two distances are added: each must leave room for the other.
     for (const D d : l.dists)
         if (static_cast<std::uint64_t>(d) >= std::uint64_t{1} << (8 * sizeof(D) - 2))

@@ -25,6 +25,8 @@ inline constexpr std::uint32_t kept_index_tag = array_tag("INET");
 
 // Whether an index of this kind can be kept.
 bool keeps(const DistanceIndex& index);
+// UsageError, saying why, when it cannot.
+void require_keepable(const DistanceIndex& index);
 
 // Writes `index`, built for `cluster`; UsageError when its kind is not kept.
 void write_kept_index(const DistanceIndex& index, const Cluster& cluster, ArrayWriter& out);
