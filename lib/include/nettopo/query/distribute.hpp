@@ -53,7 +53,8 @@ inline constexpr std::uint64_t max_distributed_ranks = 100'000'000;
 // 0..ranks-1 over the machines of `allocation` (its order matters, see
 // above; the whole cluster is every machine in id order). Throws UsageError
 // for 0 ranks, more than max_distributed_ranks, an empty allocation or a
-// machine given twice. O(N + the allocation's PUs + its hosts' links).
+// machine given twice. O(N + the allocation's PUs + its hosts' links), plus
+// clearing one flag per cluster machine and one group id per switch.
 std::vector<PeId> distribute(const Cluster& cluster, std::span<const MachineId> allocation,
                              std::uint64_t ranks, DistributePolicy policy);
 
