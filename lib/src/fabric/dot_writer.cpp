@@ -1,9 +1,9 @@
 // Graphviz DOT drawing of a cluster's network (dot_writer.hpp).
 #include "nettopo/fabric/dot_writer.hpp"
 
+#include "fabric/dot_groups.hpp"
 #include "nettopo/families/family.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/hostlist.hpp"
 #include "nettopo/support/text.hpp"
 
 #include <algorithm>
@@ -21,6 +21,13 @@
 namespace nettopo {
 
 namespace {
+
+using detail::box_members;
+using detail::DotGroup;
+using detail::DotGroups;
+using detail::group_hanging_machines;
+using detail::group_label;
+using detail::has_other_part;
 
 constexpr std::uint32_t none = ~0u;
 
@@ -57,58 +64,10 @@ std::string dot_string(std::string_view s) {
     return fmt::format("\"{}\"", escaped(s));
 }
 
-std::string range_text(double lo, double hi) {
-    return lo == hi ? format_number(lo)
-                    : fmt::format("{}-{}", format_number(lo), format_number(hi));
-}
-
-// Machines of one type hanging off one switch only.
-struct Group {
-    std::uint32_t sw = 0;
-    TypeId type{};
-    std::uint32_t count = 0;
-    std::uint32_t first = none, last = 0; // machine ids, lowest and highest
-    double lat_lo = 0, lat_hi = 0, bw_lo = 0, bw_hi = 0;
-    std::uint32_t mult_lo = 0, mult_hi = 0;
-    bool bandwidth_known = true; // on every link of the group
-    bool lit = false;            // its machines are highlighted
-    bool lit_links = false;      // some of its links are highlighted
-    bool collapsed = false;
-    bool drawn = false; // its edge is written
-    std::string id;
-
-    void add(std::uint32_t machine, const Link& l) {
-        if (count++ == 0) {
-            first = machine;
-            lat_lo = lat_hi = l.latency_ns;
-            bw_lo = bw_hi = l.bandwidth_gbps;
-            mult_lo = mult_hi = l.multiplicity;
-        }
-        first = std::min(first, machine);
-        last = std::max(last, machine);
-        lat_lo = std::min(lat_lo, l.latency_ns);
-        lat_hi = std::max(lat_hi, l.latency_ns);
-        bw_lo = std::min(bw_lo, l.bandwidth_gbps);
-        bw_hi = std::max(bw_hi, l.bandwidth_gbps);
-        mult_lo = std::min(mult_lo, l.multiplicity);
-        mult_hi = std::max(mult_hi, l.multiplicity);
-        if (l.bandwidth_gbps <= 0) bandwidth_known = false;
-    }
-};
-
 std::string link_label(const Link& l) {
     std::string s = fmt::format("{} ns", format_number(l.latency_ns));
     if (l.multiplicity > 1) s += fmt::format(" x{}", l.multiplicity);
     if (l.bandwidth_gbps > 0) s += fmt::format(", {} Gb/s", format_number(l.bandwidth_gbps));
-    return s;
-}
-
-std::string group_label(const Group& g) {
-    std::string s = fmt::format("{} ns", range_text(g.lat_lo, g.lat_hi));
-    if (g.mult_hi > 1)
-        s += g.mult_lo == g.mult_hi ? fmt::format(" x{}", g.mult_hi)
-                                    : fmt::format(" x{}-{}", g.mult_lo, g.mult_hi);
-    if (g.bandwidth_known) s += fmt::format(", {} Gb/s", range_text(g.bw_lo, g.bw_hi));
     return s;
 }
 
@@ -208,20 +167,19 @@ struct Places {
     std::vector<PlanePoint> vertices, groups;
 };
 
-Places place(const Cluster& c, const std::vector<PlanePoint>& laid_out,
-             const std::vector<Group>& groups, const std::vector<std::uint32_t>& group_of) {
+Places place(const Cluster& c, const std::vector<PlanePoint>& laid_out, const DotGroups& d) {
     const Network& net = c.network();
-    Places p{laid_out, std::vector<PlanePoint>(groups.size())};
-    std::vector<bool> box_placed(groups.size(), false);
+    Places p{laid_out, std::vector<PlanePoint>(d.groups.size())};
+    std::vector<bool> box_placed(d.groups.size(), false);
     for (std::uint32_t s = 0; s < c.num_switches(); ++s) {
         std::vector<std::uint32_t> hanging;
         for (VertexId u : net.neighbors(c.vertex(SwitchId(s))))
-            if (net.is_machine(u) && group_of[u.value] != none && groups[group_of[u.value]].sw == s)
+            if (d.hangs(net, u) && d.groups[d.group_of[u.value]].sw == s)
                 hanging.push_back(u.value);
         std::vector<PlanePoint*> items;
         for (std::uint32_t m : hanging) {
-            const std::uint32_t g = group_of[m];
-            if (!groups[g].collapsed)
+            const std::uint32_t g = d.group_of[m];
+            if (!d.groups[g].collapsed)
                 items.push_back(&p.vertices[m]);
             else if (!box_placed[g]) {
                 box_placed[g] = true;
@@ -249,153 +207,148 @@ Places place(const Cluster& c, const std::vector<PlanePoint>& laid_out,
 constexpr std::string_view lit_colour = "#d7191c", lit_switch_fill = "#fdae61";
 constexpr std::string_view dim_fill = "#f0f0f0", dim_line = "#bdbdbd", dim_text = "#969696";
 
-} // namespace
+// What every part of a drawing reads: the cluster, its highlight (nullptr:
+// none), its family's layout (empty: drawn in layers), its machines'
+// groups and, when placed, where each vertex and box goes.
+struct Drawing {
+    const Cluster& c;
+    const DotHighlight* lit;
+    Layout layout;
+    DotGroups groups;
+    Places places;
 
-void write_dot(const Cluster& c, std::ostream& out, const DotOptions& options) {
-    const Network& net = c.network();
-    const std::uint32_t machines = c.num_machines();
-    const DotHighlight* lit = options.highlight;
+    const Network& net() const { return c.network(); }
+    bool placed() const { return !layout.points.empty(); }
+    bool lit_vertex(VertexId v) const { return !lit || lit->vertices[v.value]; }
+    // A node's position attribute after its others, when placed.
+    std::string at(PlanePoint p) const { return placed() ? ", " + position(p) : std::string(); }
+    std::string at_vertex(std::uint32_t v) const {
+        return placed() ? at(places.vertices[v]) : std::string();
+    }
+    std::string at_box(std::uint32_t g) const {
+        return placed() ? at(places.groups[g]) : std::string();
+    }
+};
+
+void check_highlight(const Network& net, const DotHighlight* lit) {
     if (lit && (lit->vertices.size() != net.num_vertices() || lit->links.size() != net.num_links()))
         throw UsageError("a drawing's highlight does not match the cluster drawn");
-    const auto lit_vertex = [&](VertexId v) { return !lit || lit->vertices[v.value]; };
-    const Layout layout = options.family_layout ? family_layout(c) : Layout{};
-    const bool placed = !layout.points.empty();
+}
 
-    // Group the machines linked to one switch and nothing else, per switch,
-    // type and highlight. A switch's neighbours come in id order, machines first.
-    std::vector<std::uint32_t> group_of(machines, none);
-    std::vector<Group> groups;
-    for (std::uint32_t s = 0; s < c.num_switches(); ++s) {
-        const VertexId v = c.vertex(SwitchId(s));
-        const auto to = net.neighbors(v);
-        const auto links = net.neighbor_links(v);
-        const std::size_t first_group = groups.size();
-        for (std::size_t i = 0; i < to.size() && net.is_machine(to[i]); ++i) {
-            if (net.degree(to[i]) != 1) continue;
-            const TypeId t = c.type_of(MachineId(to[i].value));
-            const bool on = lit_vertex(to[i]);
-            std::size_t g = first_group;
-            while (g < groups.size() && (groups[g].type != t || groups[g].lit != on)) ++g;
-            if (g == groups.size()) {
-                groups.emplace_back();
-                groups.back().sw = s;
-                groups.back().type = t;
-                groups.back().lit = on;
-            }
-            groups[g].add(to[i].value, net.links()[links[i]]);
-            groups[g].lit_links = groups[g].lit_links || (lit && lit->links[links[i]]);
-            group_of[to[i].value] = static_cast<std::uint32_t>(g);
-        }
-    }
-    ExtraIds ids(c);
-    for (Group& g : groups) {
-        g.collapsed = options.collapse_above != 0 && g.count > options.collapse_above;
+// A box is named after its switch and type; the highlighted part of a
+// switch's machines is named apart from the others.
+void name_boxes(const Cluster& c, DotGroups& d, ExtraIds& ids) {
+    for (std::uint32_t i = 0; i < d.groups.size(); ++i) {
+        DotGroup& g = d.groups[i];
         if (!g.collapsed) continue;
-        // The highlighted part of a switch's machines is named apart.
-        // (A switch's groups are consecutive.)
-        bool split = false;
-        for (std::size_t o = static_cast<std::size_t>(&g - groups.data());
-             lit && o-- > 0 && groups[o].sw == g.sw;)
-            split = split || (groups[o].type == g.type && groups[o].lit != g.lit);
-        for (std::size_t o = static_cast<std::size_t>(&g - groups.data()) + 1;
-             lit && o < groups.size() && groups[o].sw == g.sw; ++o)
-            split = split || (groups[o].type == g.type && groups[o].lit != g.lit);
+        const bool split = has_other_part(d, i);
         g.id = ids.make(fmt::format("{}/type{}{}", c.switch_name(SwitchId(g.sw)), g.type.value,
                                     split ? (g.lit ? "/highlighted" : "/others") : ""));
     }
-    const Places places = placed ? place(c, layout.points, groups, group_of) : Places{};
-    const std::vector<PlanePoint>& point = places.vertices;
-    const auto collapsed = [&](VertexId v) -> Group* {
-        if (!net.is_machine(v) || group_of[v.value] == none) return nullptr;
-        Group& g = groups[group_of[v.value]];
-        return g.collapsed ? &g : nullptr;
-    };
-    // A box lists its machines as a hostlist while that stays short (a
-    // first..last range would hide the machines of the switch drawn apart).
-    const auto members_label = [&](const Group& g) {
-        const auto index = static_cast<std::uint32_t>(&g - groups.data());
-        std::vector<std::string> names;
-        for (std::uint32_t m = g.first; m <= g.last; ++m)
-            if (group_of[m] == index) names.emplace_back(c.machine_name(MachineId(m)));
-        try {
-            if (std::string list = compress_hostlist(names); list.size() <= 40) return list;
-        } catch (const InputError&) { // names a hostlist cannot hold
-        }
-        return fmt::format("{}..{} ({} machines)", names.front(), names.back(), names.size());
-    };
+}
 
-    // Edges with their labels first: a drawing at a family's coordinates
-    // says the most common labels once, in the title.
-    struct Edge {
-        VertexId a, b;
-        const Group* box = nullptr; // the edge from a switch to this box
-        std::string label;
-        bool to_machine = false; // from a switch to a machine hanging off it
-        bool lit = false, wraps = false;
-    };
+struct Edge {
+    VertexId a, b;
+    const DotGroup* box = nullptr; // the edge from a switch to this box
+    std::string label;
+    bool to_machine = false; // from a switch to a machine hanging off it
+    bool lit = false, wraps = false;
+};
+
+// The edges with their labels, one per link and one per box, before any
+// is written: a drawing at a family's coordinates says the most common
+// labels once, in the title.
+std::vector<Edge> collect_edges(const Drawing& d) {
+    const Network& net = d.net();
     std::vector<Edge> edges;
+    std::vector<bool> box_drawn(d.groups.groups.size(), false);
     const std::vector<std::uint32_t> level = levels(net);
     for (std::uint32_t id = 0; id < net.num_links(); ++id) {
         const Link& l = net.links()[id];
-        Group* g = collapsed(l.a);
-        if (!g) g = collapsed(l.b);
+        const DotGroup* g = d.groups.box_of(net, l.a);
+        if (!g) g = d.groups.box_of(net, l.b);
         if (g) {
-            if (g->drawn) continue;
-            g->drawn = true;
-            edges.push_back({c.vertex(SwitchId(g->sw)), VertexId{}, g, group_label(*g), true,
-                             !lit || g->lit_links, false});
+            const auto box = static_cast<std::size_t>(g - d.groups.groups.data());
+            if (box_drawn[box]) continue;
+            box_drawn[box] = true;
+            edges.push_back({d.c.vertex(SwitchId(g->sw)), VertexId{}, g, group_label(*g), true,
+                             !d.lit || g->lit_links, false});
             continue;
         }
         VertexId a = l.a, b = l.b;
         if (level[a.value] != none && (level[b.value] == none || level[a.value] < level[b.value]))
             std::swap(a, b);
-        const bool to_machine = (net.is_machine(b) && group_of[b.value] != none) ||
-                                (net.is_machine(a) && group_of[a.value] != none);
-        edges.push_back({a, b, nullptr, link_label(l), to_machine, !lit || lit->links[id],
-                         placed && layout.family->wraps_around(l.a.value, l.b.value)});
+        edges.push_back({a, b, nullptr, link_label(l),
+                         d.groups.hangs(net, b) || d.groups.hangs(net, a),
+                         !d.lit || d.lit->links[id],
+                         d.placed() && d.layout.family->wraps_around(l.a.value, l.b.value)});
     }
-    std::string common_network, common_hosts;
-    if (placed) {
-        std::vector<std::string> network, hosts;
-        for (const Edge& e : edges) (e.to_machine ? hosts : network).push_back(e.label);
-        common_network = most_common(network);
-        common_hosts = most_common(hosts);
-    }
+    return edges;
+}
 
+// The labels said once in the title of a placed drawing, of the network's
+// edges and of the machines' edges (empty: none).
+struct CommonLabels {
+    std::string network, hosts;
+    const std::string& of(const Edge& e) const { return e.to_machine ? hosts : network; }
+};
+
+CommonLabels common_labels(const std::vector<Edge>& edges) {
+    std::vector<std::string> network, hosts;
+    for (const Edge& e : edges) (e.to_machine ? hosts : network).push_back(e.label);
+    return {most_common(network), most_common(hosts)};
+}
+
+// The title: the cluster's name and size, the labels not written on
+// edges, and what is highlighted.
+std::string graph_label(const Drawing& d, const CommonLabels& common) {
+    const Cluster& c = d.c;
     const std::string title = c.name().empty() ? std::string("cluster") : c.name();
     std::string label =
-        fmt::format("{}: {}, {}, {}", escaped(title), counted(machines, "machine"),
+        fmt::format("{}: {}, {}, {}", escaped(title), counted(c.num_machines(), "machine"),
                     counted(c.num_switches(), "switch"), counted(c.num_net_links(), "link"));
-    if (!common_network.empty() || !common_hosts.empty()) {
+    if (!common.network.empty() || !common.hosts.empty()) {
         std::string unlabelled;
-        if (!common_network.empty()) unlabelled = common_network + " (network)";
-        if (!common_hosts.empty())
-            unlabelled += (unlabelled.empty() ? "" : "; ") + common_hosts + " (machine to switch)";
+        if (!common.network.empty()) unlabelled = common.network + " (network)";
+        if (!common.hosts.empty())
+            unlabelled += (unlabelled.empty() ? "" : "; ") + common.hosts + " (machine to switch)";
         label += fmt::format("\\nlinks not labelled: {}", unlabelled);
     }
-    if (lit && !lit->caption.empty())
-        label += fmt::format("\\nhighlighted: {}", escaped(lit->caption));
+    if (d.lit && !d.lit->caption.empty())
+        label += fmt::format("\\nhighlighted: {}", escaped(d.lit->caption));
+    return label;
+}
+
+// The graph's opening line and its graph, node and edge defaults.
+void write_defaults(const Drawing& d, std::string_view label, std::ostream& out) {
+    const Cluster& c = d.c;
     out << (c.name().empty() ? std::string("graph {\n")
                              : fmt::format("graph {} {{\n", dot_string(c.name())));
     out << fmt::format("  graph [label=\"{}\", labelloc=t, fontname=\"Helvetica\"{}];\n", label,
-                       placed ? ", layout=neato, splines=true, outputorder=edgesfirst" : "");
+                       d.placed() ? ", layout=neato, splines=true, outputorder=edgesfirst" : "");
     // Placed nodes are kept small: they must not touch, or Graphviz draws
     // every edge straight, wrap-around links over the lines they close.
-    out << (placed ? "  node [fontname=\"Helvetica\", fontsize=9, style=filled, width=0.4, "
-                     "height=0.3, margin=\"0.04,0.02\"];\n"
-                   : "  node [fontname=\"Helvetica\", fontsize=10, style=filled];\n");
+    out << (d.placed() ? "  node [fontname=\"Helvetica\", fontsize=9, style=filled, width=0.4, "
+                         "height=0.3, margin=\"0.04,0.02\"];\n"
+                       : "  node [fontname=\"Helvetica\", fontsize=10, style=filled];\n");
     out << "  edge [fontname=\"Helvetica\", fontsize=8];\n";
+}
 
-    // Legend: one entry per machine type, in its colour; above the
-    // drawing's top left corner when nodes are placed.
-    PlanePoint corner{0, 0};
-    if (placed) {
-        corner = layout.points.front();
-        for (const PlanePoint& p : layout.points) {
-            corner.x = std::min(corner.x, p.x);
-            corner.y = std::min(corner.y, p.y);
-        }
+// The lowest x and y of a family's layout: the drawing's top left corner.
+PlanePoint top_left(const std::vector<PlanePoint>& points) {
+    PlanePoint corner = points.front();
+    for (const PlanePoint& p : points) {
+        corner.x = std::min(corner.x, p.x);
+        corner.y = std::min(corner.y, p.y);
     }
+    return corner;
+}
+
+// Legend: one entry per machine type, in its colour; above the drawing's
+// top left corner when nodes are placed.
+void write_legend(const Drawing& d, ExtraIds& ids, std::ostream& out) {
+    const Cluster& c = d.c;
+    const PlanePoint corner = d.placed() ? top_left(d.layout.points) : PlanePoint{0, 0};
     out << "  subgraph cluster_legend {\n";
     out << "    label=\"machine types\";\n";
     out << "    labelloc=t;\n";
@@ -403,65 +356,95 @@ void write_dot(const Cluster& c, std::ostream& out, const DotOptions& options) {
         const MachineType& type = c.type(TypeId(t));
         const std::string pes =
             type.num_pus() == 1 ? std::string("1 PE") : fmt::format("{} PEs", type.num_pus());
-        const std::string at =
-            placed ? ", " + position({corner.x + 1, corner.y - 0.8 - 0.5 * (c.num_types() - 1 - t)})
-                   : "";
         out << fmt::format(
             "    {} [shape=ellipse, fillcolor=\"{}\", label=\"type {}: {}, {}\"{}];\n",
             dot_string(ids.make(fmt::format("legend/type{}", t))), colour_of(TypeId(t)), t, pes,
-            escaped(type.description()), at);
+            escaped(type.description()),
+            d.at({corner.x + 1, corner.y - 0.8 - 0.5 * (c.num_types() - 1 - t)}));
     }
     out << "  }\n";
+}
 
-    // A node's attributes after its shape: fill, highlight, position.
-    const auto style = [&](std::string_view fill, bool on, std::string_view lit_fill) {
-        if (!lit) return fmt::format("fillcolor=\"{}\"", fill);
-        if (!on)
-            return fmt::format("fillcolor=\"{}\", color=\"{}\", fontcolor=\"{}\"", dim_fill,
-                               dim_line, dim_text);
-        return fmt::format("fillcolor=\"{}\", color=\"{}\", penwidth=2.5",
-                           lit_fill.empty() ? fill : lit_fill, lit_colour);
-    };
-    const auto at = [&](std::uint32_t vertex) {
-        return placed ? ", " + position(point[vertex]) : std::string();
-    };
+// A node's attributes after its shape: its fill, and with a highlight its
+// line and text in colour (`on`) or in grey.
+std::string node_colours(const Drawing& d, std::string_view fill, bool on,
+                         std::string_view lit_fill) {
+    if (!d.lit) return fmt::format("fillcolor=\"{}\"", fill);
+    if (!on)
+        return fmt::format("fillcolor=\"{}\", color=\"{}\", fontcolor=\"{}\"", dim_fill, dim_line,
+                           dim_text);
+    return fmt::format("fillcolor=\"{}\", color=\"{}\", penwidth=2.5",
+                       lit_fill.empty() ? fill : lit_fill, lit_colour);
+}
+
+void write_switches(const Drawing& d, std::ostream& out) {
+    const Cluster& c = d.c;
     for (std::uint32_t s = 0; s < c.num_switches(); ++s) {
         const VertexId v = c.vertex(SwitchId(s));
         out << fmt::format("  {} [shape=box, {}{}];\n", dot_string(c.switch_name(SwitchId(s))),
-                           style(switch_colour, lit_vertex(v), lit_switch_fill), at(v.value));
+                           node_colours(d, switch_colour, d.lit_vertex(v), lit_switch_fill),
+                           d.at_vertex(v.value));
     }
-    for (std::uint32_t m = 0; m < machines; ++m) {
+}
+
+// Machines in id order, a box where its first machine would be.
+void write_machines(const Drawing& d, std::ostream& out) {
+    const Cluster& c = d.c;
+    for (std::uint32_t m = 0; m < c.num_machines(); ++m) {
         const TypeId t = c.type_of(MachineId(m));
-        if (const Group* g = collapsed(VertexId(m))) {
+        if (const DotGroup* g = d.groups.box_of(d.net(), VertexId(m))) {
             if (g->first != m) continue;
-            const std::string where =
-                placed ? ", " + position(places.groups[group_of[m]]) : std::string();
+            const std::uint32_t group = d.groups.group_of[m];
             out << fmt::format("  {} [shape=box3d, {}, label=\"{} x type {}\\n{}\"{}];\n",
-                               dot_string(g->id), style(colour_of(t), g->lit, ""), g->count,
-                               t.value, escaped(members_label(*g)), where);
+                               dot_string(g->id), node_colours(d, colour_of(t), g->lit, ""),
+                               g->count, t.value, escaped(box_members(c, d.groups, group)),
+                               d.at_box(group));
             continue;
         }
-        out << fmt::format("  {} [shape=ellipse, {}{}];\n",
-                           dot_string(c.machine_name(MachineId(m))),
-                           style(colour_of(t), lit_vertex(VertexId(m)), ""), at(m));
+        out << fmt::format(
+            "  {} [shape=ellipse, {}{}];\n", dot_string(c.machine_name(MachineId(m))),
+            node_colours(d, colour_of(t), d.lit_vertex(VertexId(m)), ""), d.at_vertex(m));
     }
+}
 
+void write_edges(const Drawing& d, const std::vector<Edge>& edges, const CommonLabels& common,
+                 std::ostream& out) {
     for (const Edge& e : edges) {
-        const std::string& common = e.to_machine ? common_hosts : common_network;
-        std::string attrs =
-            placed && e.label == common ? std::string() : fmt::format("label=\"{}\"", e.label);
+        std::string attrs = d.placed() && e.label == common.of(e)
+                                ? std::string()
+                                : fmt::format("label=\"{}\"", e.label);
         const auto add = [&](std::string_view a) {
             if (!attrs.empty()) attrs += ", ";
             attrs += a;
         };
         if (e.wraps) add("style=dashed");
-        if (lit)
+        if (d.lit)
             add(e.lit ? fmt::format("color=\"{}\", penwidth=3", lit_colour)
                       : fmt::format("color=\"{}\", fontcolor=\"{}\"", dim_line, dim_text));
-        out << fmt::format("  {} -- {}{}{}{};\n", dot_string(c.vertex_name(e.a)),
-                           dot_string(e.box ? e.box->id : c.vertex_name(e.b)),
+        out << fmt::format("  {} -- {}{}{}{};\n", dot_string(d.c.vertex_name(e.a)),
+                           dot_string(e.box ? e.box->id : d.c.vertex_name(e.b)),
                            attrs.empty() ? "" : " [", attrs, attrs.empty() ? "" : "]");
     }
+}
+
+} // namespace
+
+void write_dot(const Cluster& c, std::ostream& out, const DotOptions& options) {
+    check_highlight(c.network(), options.highlight);
+    Drawing d{c, options.highlight, options.family_layout ? family_layout(c) : Layout{},
+              group_hanging_machines(c, options.highlight, options.collapse_above), Places{}};
+    // Box ids are made before the legend's, which take a prime when they clash.
+    ExtraIds ids(c);
+    name_boxes(c, d.groups, ids);
+    if (d.placed()) d.places = place(c, d.layout.points, d.groups);
+    const std::vector<Edge> edges = collect_edges(d);
+    const CommonLabels common = d.placed() ? common_labels(edges) : CommonLabels{};
+
+    write_defaults(d, graph_label(d, common), out);
+    write_legend(d, ids, out);
+    write_switches(d, out);
+    write_machines(d, out);
+    write_edges(d, edges, common, out);
     out << "}\n";
 }
 
