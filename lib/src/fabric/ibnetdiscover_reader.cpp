@@ -58,6 +58,7 @@
 // distinct nodes; so are the cables of the adapters left out.
 #include "nettopo/fabric/fabric.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/name_rules.hpp"
 #include "nettopo/support/parse.hpp"
 
 #include <algorithm>
@@ -757,6 +758,11 @@ Fabric IbReader::finish(const IbnetdiscoverOptions& options) && {
         const auto [it, added] =
             by_name.try_emplace(name, static_cast<std::uint32_t>(f.nodes.size()));
         if (added) {
+            try {
+                check_name(is_switch ? "switch name" : "host name", name);
+            } catch (const InputError& e) {
+                throw InputError(source_, r.line, e.what());
+            }
             const std::string* m = mapped(r);
             f.nodes.push_back(FabricNode{name, is_switch, m ? *m : std::move(r.desc), r.line, {}});
         } else if (f.nodes[it->second].is_switch != is_switch) {
