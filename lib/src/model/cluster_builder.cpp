@@ -12,7 +12,7 @@ namespace nettopo {
 ClusterBuilder::ClusterBuilder(std::string name) : name_(std::move(name)) {}
 
 TypeId ClusterBuilder::add_type(MachineType type) {
-    check_name("machine type description", type.description());
+    check_text("machine type description", type.description());
     std::string sig = type.signature();
     if (auto it = type_by_signature_.find(sig); it != type_by_signature_.end()) return it->second;
     TypeId id(static_cast<std::uint32_t>(types_.size()));

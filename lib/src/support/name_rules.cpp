@@ -47,12 +47,9 @@ bool is_control(std::uint32_t c) {
 
 } // namespace
 
-std::string name_problem(std::string_view name) {
-    if (name.size() > max_name_bytes)
-        return fmt::format("is {} bytes long, more than the {} allowed", name.size(),
-                           max_name_bytes);
-    for (std::size_t i = 0; i < name.size();) {
-        const Decoded d = decode(name, i);
+std::string text_problem(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const Decoded d = decode(text, i);
         if (d.length == 0) return fmt::format("is not valid UTF-8 at byte {}", i + 1);
         if (is_control(d.code))
             return fmt::format("holds the control character U+{:04X} at byte {}", d.code, i + 1);
@@ -61,9 +58,21 @@ std::string name_problem(std::string_view name) {
     return {};
 }
 
+std::string name_problem(std::string_view name) {
+    if (name.size() > max_name_bytes)
+        return fmt::format("is {} bytes long, more than the {} allowed", name.size(),
+                           max_name_bytes);
+    return text_problem(name);
+}
+
 void check_name(std::string_view what, std::string_view name) {
     if (std::string problem = name_problem(name); !problem.empty())
         throw InputError(fmt::format("{} '{}' {}", what, shown_name(name), problem));
+}
+
+void check_text(std::string_view what, std::string_view text) {
+    if (std::string problem = text_problem(text); !problem.empty())
+        throw InputError(fmt::format("{} '{}' {}", what, shown_name(text), problem));
 }
 
 namespace {

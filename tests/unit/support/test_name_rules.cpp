@@ -78,6 +78,18 @@ TEST_CASE("names: each forbidden class is refused, saying which byte", "[names]"
                       "2");
 }
 
+TEST_CASE("type descriptions: the characters of names, any length", "[names]") {
+    // hwloc synthetic strings with indexes= (1582 bytes for a 384-PU export).
+    const std::string long_text(2000, 'p');
+    CHECK(text_problem(long_text).empty());
+    CHECK_NOTHROW(check_text("machine type description", long_text));
+    CHECK(text_problem("pu:1\x1b") == "holds the control character U+001B at byte 5");
+    CHECK(text_problem("pu:1\xff") == "is not valid UTF-8 at byte 5");
+    CHECK_THROWS_WITH(check_text("machine type description", long_text + "\x01"),
+                      "machine type description '" + std::string(255, 'p') +
+                          "...' holds the control character U+0001 at byte 2001");
+}
+
 TEST_CASE("names: shown in messages without control bytes", "[names]") {
     CHECK(shown_name("plain name") == "plain name");
     CHECK(shown_name(std::string("\0\0C", 3)) == "\\x00\\x00C");

@@ -1,5 +1,5 @@
-// What a name may hold: machine, switch and cluster names, and the
-// descriptions of machine types. One rule for every reader, so that nothing a
+// What a name may hold: machine, switch and cluster names, and (but for
+// the length) the descriptions of machine types. One rule for every reader, so that nothing a
 // reader accepts makes a writer emit a file its reader refuses (a NUL cut a
 // name short in the archive; control characters are not XML 1.0) and no
 // name sends terminal controls to a user's screen in a message.
@@ -27,10 +27,17 @@ inline constexpr std::size_t max_name_bytes = 255;
 // UTF-8 at byte 2"), empty when it does not. Bytes are counted from 1.
 std::string name_problem(std::string_view name);
 
+// Why `text` breaks the rule's characters (not its length), empty when it
+// does not: the rule of machine type descriptions, which hwloc's synthetic
+// strings with their indexes= make longer than any name.
+std::string text_problem(std::string_view text);
+
 // Throws InputError("<what> '<shown>' <problem>") when `name` breaks the
 // rule, with no location (the reader adds its file and line); `what` is
 // "machine name", "switch name", ...
 void check_name(std::string_view what, std::string_view name);
+// The same for text_problem.
+void check_text(std::string_view what, std::string_view text);
 
 // `name` as a message may quote it: bytes that are not printable UTF-8
 // written as \xHH, a backslash as \\, at most max_name_bytes bytes of it
