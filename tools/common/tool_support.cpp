@@ -3,6 +3,7 @@
 #include "nettopo/formats/load.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/name_rules.hpp"
 #include "nettopo/version.hpp"
 
 #include <CLI/CLI.hpp>
@@ -55,7 +56,9 @@ std::string_view remedy_hint(Remedy remedy) {
 std::string error_message(const std::exception& e) {
     const auto* error = dynamic_cast<const Error*>(&e);
     const std::string_view hint = error ? remedy_hint(error->remedy()) : std::string_view();
-    return hint.empty() ? std::string(e.what()) : fmt::format("{} ({})", e.what(), hint);
+    // A message may quote bytes of the input: none reaches the terminal as a control.
+    const std::string what = printable_text(e.what());
+    return hint.empty() ? what : fmt::format("{} ({})", what, hint);
 }
 
 int report_usage_error(std::string_view tool, std::string_view message) {

@@ -19,6 +19,7 @@
 #include "nettopo/query/kept_index.hpp"
 #include "nettopo/query/summary.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/name_rules.hpp"
 #include "nettopo/support/parse.hpp"
 
 #include <CLI/CLI.hpp>
@@ -170,6 +171,9 @@ int discover(const Options& o) {
                             !o.latencies.empty() || o.host_name != "auto"))
         throw nettopo::UsageError("--check, --strict, --default-machine, --latency and "
                                   "--host-name apply when assembling --hosts with a fabric");
+    if (const std::string problem = nettopo::name_problem(o.name); !problem.empty())
+        throw nettopo::UsageError(
+            fmt::format("--name '{}' {}", nettopo::shown_name(o.name), problem));
     nettopo::TerminalProgress progress("nettopo-discover");
     const std::optional<nettopo::Cluster> expected = load_expected(o, progress);
     std::optional<nettopo::Cluster> cluster;

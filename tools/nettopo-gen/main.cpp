@@ -14,6 +14,7 @@
 #include "nettopo/model/progress.hpp"
 #include "nettopo/query/summary.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/name_rules.hpp"
 #include "nettopo/support/text.hpp"
 
 #include <CLI/CLI.hpp>
@@ -167,6 +168,8 @@ int generate_cluster(const Options& o, const FamilyCommand* command) {
             ? read_named("--machine",
                          [&] { return synthetic_machine(o.machine, node_level, &hwloc_sandbox); })
             : synthetic_machine(preset ? preset_machine : default_machine, node_level);
+    if (const std::string problem = name_problem(o.name); !problem.empty())
+        throw UsageError(fmt::format("--name '{}' {}", shown_name(o.name), problem));
     GenerateOptions options;
     options.name = preset && o.name.empty() ? o.preset : o.name;
     if (preset) options.links = LinkClasses::uniform(preset_latency_ns, 0);

@@ -80,10 +80,20 @@ public:
         if (o_.default_machine)
             default_tree_ = tree_from_synthetic(*o_.default_machine, o_.hwloc_sandbox);
         choose_machines();
+        if (machines_.empty() && fabric_ && fabric_hosts() == 0)
+            throw InputError(fabric_files(), 0,
+                             fmt::format("the fabric has {} and no host: no machine to assemble",
+                                         counted(fabric_->nodes.size(), "switch")));
         if (machines_.empty())
             throw UsageError("no machine to assemble: no host has both a place in the fabric and "
                              "a topology",
-                             Remedy::hosts_or_default_machine);
+                             default_tree_ ? Remedy::none : Remedy::hosts_or_default_machine);
+        if (fabric_)
+            note("cable",
+                 fmt::format("of {} reported by one end only (ibnetdiscover reports both: "
+                             "the dump looks cut short, links may be missing)",
+                             fabric_files()),
+                 fabric_->one_ended_cables);
         if (o_.strict && !issues_.empty()) throw AssemblyMismatchError(issues_);
         Cluster cluster = build();
         std::vector<AssemblyIssue> notes;
@@ -293,7 +303,16 @@ private:
         } catch (const DuplicateNameError& e) {
             throw InputError(fabric_->source, 0,
                              fmt::format("'{}' names both a host and a switch", e.name()));
+        } catch (const InputError& e) { // not connected, too large: the fabric's files say so
+            throw InputError(fabric_files(), 0, e);
         }
+    }
+
+    // The fabric's file, or its files when several were merged.
+    std::string fabric_files() const {
+        std::string files = fabric_->source;
+        for (const std::string& f : fabric_->merged_sources) files += ", " + f;
+        return files;
     }
 
     std::string first_switch_name() const {

@@ -25,6 +25,7 @@ Fabric merge_fabrics(std::vector<Fabric> fabrics) {
     std::unordered_map<std::uint64_t, std::uint32_t> link_of; // (min << 32 | max)
     for (std::size_t fi = 0; fi < fabrics.size(); ++fi) {
         Fabric& f = fabrics[fi];
+        if (fi > 0) out.merged_sources.push_back(f.source);
         std::vector<std::uint32_t> index(f.nodes.size());
         for (std::size_t n = 0; n < f.nodes.size(); ++n) {
             FabricNode& node = f.nodes[n];
@@ -88,6 +89,8 @@ Fabric merge_fabrics(std::vector<Fabric> fabrics) {
         }
         out.switch_adapters.insert(out.switch_adapters.end(), f.switch_adapters.begin(),
                                    f.switch_adapters.end());
+        out.one_ended_cables.insert(out.one_ended_cables.end(), f.one_ended_cables.begin(),
+                                    f.one_ended_cables.end());
     }
     std::sort(out.switch_adapters.begin(), out.switch_adapters.end());
     out.switch_adapters.erase(std::unique(out.switch_adapters.begin(), out.switch_adapters.end()),

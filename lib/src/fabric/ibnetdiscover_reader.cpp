@@ -46,7 +46,9 @@
 //
 // Links: a port line pairs two port ends. Each physical link (cable) is kept
 // once whether one or both ends report it (a truncated dump still gives its
-// links); a port end reported linked to two different peers is an InputError.
+// links, and Fabric::one_ended_cables says which: ibnetdiscover reports
+// every cable from both ends); a port end reported linked to two different
+// peers is an InputError.
 // Cables between the same two nodes become one FabricLink whose multiplicity
 // counts them; its bandwidth is the per-lane data rate of the speed times the
 // width, the lowest over the cables when their speeds differ (the ends of one
@@ -58,6 +60,7 @@
 // distinct nodes; so are the cables of the adapters left out.
 #include "nettopo/fabric/fabric.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/name_rules.hpp"
 #include "nettopo/support/parse.hpp"
 
 #include <algorithm>
@@ -178,6 +181,8 @@ struct Cable {
     std::uint32_t a = 0, b = 0; // GuidRec indexes
     double gbps = 0;
     std::size_t line = 0;
+    std::uint64_t reported_by = 0; // the port end of the first report
+    bool both_ends = false;        // the other end reported it too
 };
 
 double lower_known(double x, double y) {
@@ -394,13 +399,14 @@ private:
                              "(line {})",
                              end_name(ea), end_name(eb), end_name(eb), end_name(tb.peer),
                              cables_[tb.cable].line));
-        if (ta.peer != 0) { // the other end's report of a known cable
+        if (ta.peer != 0) { // a known cable: its other end's report (or a repeat)
             Cable& c = cables_[ta.cable];
             c.gbps = lower_known(c.gbps, gbps);
+            c.both_ends = c.both_ends || ea != c.reported_by;
             return;
         }
         const auto ci = static_cast<std::uint32_t>(cables_.size());
-        cables_.push_back(Cable{a, b, gbps, line_});
+        cables_.push_back(Cable{a, b, gbps, line_, ea, false});
         ta = PortEnd{eb, ci};
         tb = PortEnd{ea, ci};
     }
@@ -757,6 +763,11 @@ Fabric IbReader::finish(const IbnetdiscoverOptions& options) && {
         const auto [it, added] =
             by_name.try_emplace(name, static_cast<std::uint32_t>(f.nodes.size()));
         if (added) {
+            try {
+                check_name(is_switch ? "switch name" : "host name", name);
+            } catch (const InputError& e) {
+                throw InputError(source_, r.line, e.what());
+            }
             const std::string* m = mapped(r);
             f.nodes.push_back(FabricNode{name, is_switch, m ? *m : std::move(r.desc), r.line, {}});
         } else if (f.nodes[it->second].is_switch != is_switch) {
@@ -777,6 +788,11 @@ Fabric IbReader::finish(const IbnetdiscoverOptions& options) && {
     for (const Cable& c : cables_) {
         const std::uint32_t a = node_of[c.a], b = node_of[c.b];
         if (a == none || b == none || a == b) continue;
+        if (!c.both_ends) {
+            const std::uint64_t end = c.reported_by;
+            f.one_ended_cables.push_back(
+                fmt::format("{}[{}]", f.nodes[node_of[end >> 8]].name, end & 0xff));
+        }
         const std::uint64_t key = (std::uint64_t{std::min(a, b)} << 32) | std::max(a, b);
         const auto [it, added] =
             link_of.try_emplace(key, static_cast<std::uint32_t>(f.links.size()));

@@ -2,6 +2,7 @@
 // are in fabric.hpp): "<guid> \"<name>\"" lines, '#' comments.
 #include "nettopo/fabric/fabric.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/name_rules.hpp"
 
 #include <cerrno>
 #include <cstdlib>
@@ -50,6 +51,8 @@ NodeNameMap read_node_name_map(std::istream& in, const std::string& source) {
         rest = rest.substr(0, rest.find_first_of("\"#"));
         while (!rest.empty() && is_space(rest.back())) rest.remove_suffix(1);
         if (rest.empty()) continue;
+        if (const std::string problem = name_problem(rest); !problem.empty())
+            throw InputError(source, line, fmt::format("name '{}' {}", shown_name(rest), problem));
         map.names.try_emplace(static_cast<std::uint64_t>(guid), std::string(rest));
     }
     return map;

@@ -35,6 +35,7 @@
 #include "nettopo/fabric/fabric.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
+#include "nettopo/support/name_rules.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -97,6 +98,11 @@ public:
     bool is_switch(std::uint32_t i) const { return fabric_.nodes[i].is_switch; }
 
     std::uint32_t add(const std::string& name, bool is_switch, std::size_t line) {
+        try {
+            check_name(is_switch ? "switch name" : "host name", name);
+        } catch (const InputError& e) {
+            fail(line, e.what());
+        }
         const auto i = static_cast<std::uint32_t>(fabric_.nodes.size());
         FabricNode n;
         n.name = name;

@@ -4,6 +4,7 @@
 #include "nettopo/formats/archive.hpp"
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/name_rules.hpp"
 #include "nettopo/support/parse.hpp"
 #include "support/name_runs.hpp"
 
@@ -38,7 +39,9 @@ public:
                                    version, archive_version));
         if (version == 0) fail(root, "archive format version must be >= 1");
 
-        ClusterBuilder builder(root.attribute("name").value());
+        const std::string_view name = root.attribute("name").value();
+        located(root, [&] { check_name("cluster name", name); });
+        ClusterBuilder builder{std::string(name)};
         if (const pugi::xml_attribute family = root.attribute("family")) {
             try {
                 builder.set_family(family_from_spec(family.value())->spec());
@@ -83,6 +86,14 @@ private:
     }
     [[noreturn]] void fail(pugi::xml_node n, const std::string& msg) const {
         throw InputError(source_, line_of(n), msg);
+    }
+    // Library errors carry no location; give them the element's line.
+    template <class F> void located(pugi::xml_node n, F&& f) const {
+        try {
+            f();
+        } catch (const InputError& e) {
+            fail(n, e.what());
+        }
     }
     pugi::xml_node child(pugi::xml_node n, const char* name) const {
         pugi::xml_node c = n.child(name);
@@ -187,7 +198,7 @@ private:
             // archive's was automatic, as it would for a description.
             if (!request.type && node_level_.type)
                 type = MachineType(type.description(), type.tree(), node_level_, lat);
-            type_ids_.push_back(builder.add_type(std::move(type)));
+            located(t, [&] { type_ids_.push_back(builder.add_type(std::move(type))); });
             ++n;
         }
         check_count(types, n);

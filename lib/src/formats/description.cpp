@@ -3,6 +3,7 @@
 
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/name_rules.hpp"
 #include "nettopo/support/parse.hpp"
 
 #include <fmt/format.h>
@@ -35,6 +36,7 @@ public:
             expect(t.size() >= 2, "expected a name after 'name'");
             std::string name(t[1]);
             for (std::size_t i = 2; i < t.size(); ++i) name += fmt::format(" {}", t[i]);
+            wrap([&] { check_name("cluster name", name); });
             name_ = name;
         } else if (kw == "machine") {
             expect(t.size() >= 3, "expected 'machine <name> <hwloc synthetic description>'");

@@ -152,6 +152,7 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
         detail::refuse_known_hwloc_crashes(doc, buffer, source);
         HwlocMachine machine = detail::load_checked_hwloc_xml(
             buffer, source, options.hwloc_sandbox, options.pu_scope, detail::declared_pus(doc));
+        detail::check_hostname(machine.hostname, buffer, source);
         const std::string stem = file_stem(source);
         return one_machine(std::move(machine), hwloc_type_description(source), stem, options);
     }

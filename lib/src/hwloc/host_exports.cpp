@@ -25,6 +25,7 @@
 #include "hwloc/hwloc_convert.hpp"
 #include "hwloc/hwloc_xml_check.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/name_rules.hpp"
 #include "nettopo/support/parse.hpp"
 
 #include <algorithm>
@@ -361,9 +362,14 @@ bool is_host_name(std::string_view s) {
 // Names every host by `naming`; throws InputError naming both files when two
 // hosts end with one name.
 void name_hosts(std::vector<HostExport>& hosts, HostNaming naming) {
-    for (HostExport& h : hosts)
+    for (HostExport& h : hosts) {
         h.name = naming == HostNaming::file_name || h.export_hostname.empty() ? host_stem(h.source)
                                                                               : h.export_hostname;
+        if (const std::string problem = name_problem(h.name); !problem.empty())
+            throw InputError(
+                h.source, 0,
+                fmt::format("host name '{}' (from the file name) {}", shown_name(h.name), problem));
+    }
     const auto twice = [](const HostExport& here, const HostExport& first, std::string_view why) {
         return InputError(here.source, 0,
                           fmt::format("host '{}' is described twice: here and in {}{}", here.name,
@@ -438,6 +444,7 @@ std::vector<HostExport> load_host_exports(const std::vector<std::string>& paths,
         const XmlFile& file = found ? *found : *own;
         HwlocMachine m = file.diff ? load_diff(file, references, sandbox, options.pu_scope)
                                    : load_export(file, sandbox, options.pu_scope);
+        detail::check_hostname(m.hostname, file.buffer, path);
         hosts.push_back(HostExport{
             {}, std::move(m.tree), path, std::move(m.hostname), std::move(m.allowed), false});
     }

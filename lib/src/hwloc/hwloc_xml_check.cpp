@@ -1,6 +1,7 @@
 #include "hwloc/hwloc_xml_check.hpp"
 
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/name_rules.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -160,6 +161,18 @@ void check_kept_pus(hwloc_topology_t topology, const std::vector<std::uint32_t>&
                      fmt::format("hwloc kept {} of the {} PUs of this export{}: its cpusets "
                                  "are inconsistent (not merely restricted to a job's PUs)",
                                  kept.size(), declared.size(), which));
+}
+
+void check_hostname(std::string_view hostname, std::string_view buffer, const std::string& source) {
+    const std::string problem = name_problem(hostname);
+    if (problem.empty()) return;
+    // hwloc writes the HostName info once, on the root object.
+    const std::size_t at = buffer.find("\"HostName\"");
+    const std::size_t line =
+        at == std::string_view::npos
+            ? 0
+            : 1 + static_cast<std::size_t>(std::count(buffer.begin(), buffer.begin() + at, '\n'));
+    throw InputError(source, line, fmt::format("HostName '{}' {}", shown_name(hostname), problem));
 }
 
 } // namespace nettopo::detail

@@ -40,4 +40,9 @@ void refuse_known_hwloc_crashes(const pugi::xml_document& doc, std::string_view 
 void check_kept_pus(hwloc_topology_t topology, const std::vector<std::uint32_t>& declared,
                     const std::string& source);
 
+// Throws InputError(source, line, ...) when `hostname`, the HostName an
+// export loaded from `buffer` gives, breaks the rule of names
+// (support/name_rules.hpp); the line is that of the HostName info.
+void check_hostname(std::string_view hostname, std::string_view buffer, const std::string& source);
+
 } // namespace nettopo::detail

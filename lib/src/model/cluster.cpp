@@ -1,12 +1,18 @@
 #include "nettopo/model/cluster.hpp"
 
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/name_rules.hpp"
 #include "nettopo/support/text.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
 
 namespace nettopo {
+
+void Cluster::set_name(std::string name) {
+    check_name("cluster name", name);
+    name_ = std::move(name);
+}
 
 namespace {
 template <class Key>

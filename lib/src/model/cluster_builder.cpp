@@ -1,6 +1,7 @@
 #include "nettopo/model/cluster_builder.hpp"
 
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/name_rules.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +12,7 @@ namespace nettopo {
 ClusterBuilder::ClusterBuilder(std::string name) : name_(std::move(name)) {}
 
 TypeId ClusterBuilder::add_type(MachineType type) {
+    check_text("machine type description", type.description());
     std::string sig = type.signature();
     if (auto it = type_by_signature_.find(sig); it != type_by_signature_.end()) return it->second;
     TypeId id(static_cast<std::uint32_t>(types_.size()));
@@ -27,6 +29,7 @@ MachineId ClusterBuilder::add_machine(std::string_view name, TypeId type) {
                                      name, max_id_count - 1));
     MachineId id(static_cast<std::uint32_t>(machine_types_.size()));
     if (name.empty()) throw InputError("empty machine name");
+    check_name("machine name", name);
     machine_types_.push_back(type);
     if (!machine_forwards_.empty()) machine_forwards_.push_back(1);
     machine_names_.push_back(name);
@@ -49,6 +52,7 @@ bool ClusterBuilder::forwards(MachineId m) const {
 SwitchId ClusterBuilder::add_switch(std::string_view name) {
     SwitchId id(switch_names_.size());
     if (name.empty()) throw InputError("empty switch name");
+    check_name("switch name", name);
     switch_names_.push_back(name);
     return id;
 }
@@ -90,6 +94,7 @@ std::string disconnection(const Cluster& c) {
 
 Cluster ClusterBuilder::build(const BuildOptions& options) && {
     if (machine_types_.empty()) throw InputError("the cluster has no machine");
+    check_name("cluster name", name_);
     const auto num_machines = static_cast<std::uint32_t>(machine_types_.size());
     const std::uint64_t vertices = std::uint64_t{num_machines} + switch_names_.size();
     if (vertices >= max_id_count || 2 * links_.size() >= max_id_count)

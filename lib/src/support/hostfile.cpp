@@ -1,6 +1,7 @@
 #include "nettopo/support/hostfile.hpp"
 
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/name_rules.hpp"
 #include "nettopo/support/parse.hpp"
 
 #include <algorithm>
@@ -40,6 +41,9 @@ std::vector<std::string> read_hostfile(std::istream& in, const std::string& sour
         if (first.find('=') != std::string_view::npos)
             throw InputError(
                 source, n, fmt::format("expected a host name first on the line, got '{}'", first));
+        if (const std::string problem = name_problem(first); !problem.empty())
+            throw InputError(source, n,
+                             fmt::format("host name '{}' {}", shown_name(first), problem));
         hosts.emplace_back(first);
     }
     return first_occurrences(std::move(hosts));

@@ -208,6 +208,9 @@ MachineTree MachineTree::Builder::finish() && {
             t.pus_.push_back(ObjectId(i));
         }
     }
+    // Memory alone does not make a machine: a type without PEs would give
+    // machines no PE range (and the ranges around them would wrap).
+    if (t.pus_.empty()) throw InputError("the machine has no PU (a machine needs at least one)");
     number_levels(t);
     // hwloc keeps CPU-less objects that only hold memory (a Group with an
     // empty cpuset above a CPU-less NUMA node); anything else without a PU is

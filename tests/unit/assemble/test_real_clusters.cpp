@@ -193,12 +193,58 @@ TEST_CASE("assembly: hosts matched with the fabric by name", "[real-clusters]") 
             CHECK(e.remedy() == Remedy::hosts_or_default_machine);
         }
     }
+    SECTION("a fabric of switches only is bad data naming its file, whatever the options") {
+        // Finding F1: it was a UsageError, without the file, suggesting a
+        // default machine even when one was given.
+        Fabric switches;
+        switches.source = "switches.txt";
+        switches.nodes = {{"sw0", true, "", 1}, {"sw1", true, "", 2}};
+        switches.links = {{0, 1, 32, {}, 1, 1}};
+        AssembleOptions o;
+        o.default_machine = "pu:1";
+        for (const AssembleOptions& options : {AssembleOptions{}, o}) {
+            try {
+                assemble_cluster({}, &switches, options);
+                FAIL("a fabric without hosts was accepted");
+            } catch (const UsageError&) {
+                FAIL("a fabric without hosts is bad usage");
+            } catch (const InputError& e) {
+                CHECK(std::string(e.what()) ==
+                      "switches.txt: the fabric has 2 switches and no host: no machine to "
+                      "assemble");
+                CHECK(e.remedy() == Remedy::none);
+            }
+        }
+    }
+    SECTION("cables one end reported are a mismatch: a warning, an error when strict") {
+        // Finding F3: a truncated dump was accepted silently.
+        f.one_ended_cables = {"sw0[3]", "a1[1]"};
+        const Assembly a = assemble_cluster(hosts, &f, {});
+        REQUIRE(a.issues.size() == 3);
+        CHECK(a.issues[2].summary() ==
+              "2 cables of fabric.txt reported by one end only (ibnetdiscover reports both: the "
+              "dump looks cut short, links may be missing): a1[1],sw0[3]");
+        AssembleOptions strict;
+        strict.strict = true;
+        CHECK_THROWS_WITH(assemble_cluster(hosts, &f, strict),
+                          Contains("2 cables of fabric.txt reported by one end only"));
+    }
     SECTION("a disconnected result is refused, or reported by the check") {
         f.nodes.push_back({"sw1", true, "", 5});
         f.nodes.push_back({"a4", false, "", 6});
         f.links.push_back({4, 5, 0, {}, 1, 6});
         hosts.push_back({"a4", two, "x/a4.xml"});
-        CHECK_THROWS_AS(assemble_cluster(hosts, &f, {}), InputError);
+        // The message names the fabric's files (finding F2), the remedy is kept.
+        try {
+            assemble_cluster(hosts, &f, {});
+            FAIL("a disconnected assembly was accepted");
+        } catch (const InputError& e) {
+            CHECK_THAT(e.what(), StartsWith("fabric.txt: the network is not connected"));
+            CHECK(e.remedy() == Remedy::allow_disconnected);
+        }
+        f.merged_sources = {"second.txt"};
+        CHECK_THROWS_WITH(assemble_cluster(hosts, &f, {}),
+                          StartsWith("fabric.txt, second.txt: the network is not connected"));
         AssembleOptions o;
         o.build.allow_disconnected = true;
         const Assembly a = assemble_cluster(hosts, &f, o);

@@ -382,6 +382,44 @@ TEST_CASE("topology.conf: malformed input is refused at its line", "[slurm]") {
                StartsWith("bad.conf:1: ") && Contains("may not be named 'blocks'"));
 }
 
+TEST_CASE("Slurm topologies: names follow the rule of names, refused at their line", "[slurm]") {
+    // Findings D1, D2: printable UTF-8 of at most 255 bytes, in both files.
+    const std::string h255(255, 'h'), s255(255, 's');
+    const Fabric f = read_text("SwitchName=" + s255 + " Nodes=" + h255 + ",b\n");
+    CHECK(f.nodes[0].name == s255);
+    CHECK(f.nodes[1].name == h255);
+    CHECK_THAT(error_of("SwitchName=s1 Nodes=a\nSwitchName=" + s255 + "s Nodes=b\n"),
+               StartsWith("bad.conf:2: switch name 'sss") && Contains("is 256 bytes long"));
+    CHECK_THAT(error_of("SwitchName=s1 Nodes=a\nSwitchName=s2 Nodes=" + h255 + "h\n"),
+               StartsWith("bad.conf:2: host name 'hhh") && Contains("is 256 bytes long"));
+    CHECK_THAT(error_of("SwitchName=s1 Nodes=a\nSwitchName=s2 Nodes=" + std::string(254, 'h') +
+                        "[9-10]\n"),
+               StartsWith("bad.conf:2: host name '") && Contains("is 256 bytes long"));
+    CHECK(error_of("SwitchName=s1 Nodes=a,b\x1b"
+                   "c\n") ==
+          "bad.conf:1: host name 'b\\x1bc' holds the control character U+001B at byte 2");
+    CHECK(error_of("SwitchName=s\x7f Nodes=a\n") ==
+          "bad.conf:1: switch name 's\\x7f' holds the control character U+007F at byte 2");
+    CHECK(error_of("SwitchName=s1 Nodes=\"a\xff\"\n") ==
+          "bad.conf:1: host name 'a\\xff' is not valid UTF-8 at byte 2");
+    const std::string yaml = "- topology: t\n"
+                             "  tree:\n"
+                             "    switches:\n"
+                             "      - switch: s1\n"
+                             "        nodes: NODES\n";
+    const auto with = [&](const std::string& nodes) {
+        std::string text = yaml;
+        text.replace(text.find("NODES"), 5, nodes);
+        return text;
+    };
+    CHECK(read_text(with(h255), "t.yaml").nodes[1].name == h255);
+    CHECK_THAT(error_of(with(h255 + "h"), "bad.yaml"),
+               StartsWith("bad.yaml:5: host name 'hhh") && Contains("is 256 bytes long"));
+    // A YAML escape makes a control character of printable text.
+    CHECK(error_of(with("\"a\\u009b\""), "bad.yaml") ==
+          "bad.yaml:5: host name 'a\\xc2\\x9b' holds the control character U+009B at byte 2");
+}
+
 // ---------------------------------------------------------------------------
 // topology.yaml
 

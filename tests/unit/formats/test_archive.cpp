@@ -402,6 +402,66 @@ TEST_CASE("archive: exact numbers, escaped text and unusual names round-trip", "
     CHECK(archive_text(y) == saved);
 }
 
+TEST_CASE("archive: names follow the rule of names, refused at their element's line", "[archive]") {
+    // Findings D1 and D2: `&#0;`, `&#1;`, `&#27;` in a name (pugixml decodes
+    // them) and raw control bytes are refused where they are, and what a
+    // reader accepts at the limit is written and read back unchanged.
+    const Cluster edge =
+        parse_description("name " + std::string(255, 'c') + "\nmachine " + std::string(255, 'm') +
+                              " pu:1\nmachine \xf4\x8f\xbf\xbf<&\"'> pu:1\n"
+                              "switch s\nlink " +
+                              std::string(255, 'm') + " s 1\nlink \xf4\x8f\xbf\xbf<&\"'> s 1\n",
+                          false);
+    const std::string good = archive_text(edge);
+    const Cluster back = from_archive_text(good);
+    CHECK(back.name() == std::string(255, 'c'));
+    CHECK(back.machine_name(MachineId(0)) == std::string(255, 'm'));
+    CHECK(back.machine_name(MachineId(1)) == "\xf4\x8f\xbf\xbf<&\"'>");
+    CHECK(archive_text(back) == good);
+    const std::size_t machine_line = line_of(good, "<machine name=\"mmm");
+    const std::string m255 = "<machine name=\"" + std::string(255, 'm') + "\"";
+    struct Case {
+        std::string from, to, says;
+        std::size_t line;
+    };
+    const std::vector<Case> cases = {
+        {m255, "<machine name=\"&#0;&#0;C\"", "empty machine name", machine_line},
+        {m255, "<machine name=\"B&#1;&#27;[31m\"",
+         "machine name 'B\\x01\\x1b[31m' holds the control character U+0001 at byte 2",
+         machine_line},
+        {m255, "<machine name=\"B\x1b\"",
+         "machine name 'B\\x1b' holds the control character U+001B at byte 2", machine_line},
+        {m255, "<machine name=\"B&#x9b;\"",
+         "machine name 'B\\xc2\\x9b' holds the control character U+009B at byte 2", machine_line},
+        {m255, "<machine name=\"B\xff\"", "machine name 'B\\xff' is not valid UTF-8 at byte 2",
+         machine_line},
+        {m255, m255.substr(0, m255.size() - 1) + "m\"", "is 256 bytes long", machine_line},
+        {"<switch name=\"s\"", "<switch name=\"s&#127;\"",
+         "switch name 's\\x7f' holds the control character U+007F", line_of(good, "<switch ")},
+        {"name=\"ccc", "name=\"&#10;ccc", "cluster name '\\x0accc", 2},
+        {"description=\"pu:1\"", "description=\"pu:1&#27;\"",
+         "machine type description 'pu:1\\x1b'", line_of(good, "<type ")},
+    };
+    for (const Case& c : cases) {
+        INFO(c.to);
+        const ArchiveFailure f = archive_error(replace_once(good, c.from, c.to));
+        CHECK(f.line == c.line);
+        CHECK_THAT(f.message, StartsWith(fmt::format("bad.xml:{}: ", c.line)));
+        CHECK_THAT(f.message, Contains(c.says));
+    }
+}
+
+TEST_CASE("archive: a machine type without a PU is refused at its tree", "[archive]") {
+    // Finding A1: a type of Core and NUMA node only gave machines no PE, and
+    // `hops 0 0` printed a wrapped range.
+    const std::string good = archive_text(parse_description("machine a core:1 pu:1\n", false));
+    const std::string pu = "<object type=\"PU\" os=\"0\" />";
+    REQUIRE(good.find(pu) != std::string::npos);
+    const ArchiveFailure f = archive_error(replace_once(good, pu, ""));
+    CHECK(f.line == line_of(good, "<object type=\"Machine\""));
+    CHECK_THAT(f.message, Contains("the machine has no PU"));
+}
+
 TEST_CASE("archive: numbers are written without a sign, even a negative zero", "[archive]") {
     // "-0" is not negative, so the description accepts it; the archive format
     // allows no signs (share/doc/archive-format.md, "Numbers", and the XSD's

@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 #include <sstream>
+#include <string>
+#include <vector>
 
 using namespace nettopo;
 using Catch::Matchers::Contains;
@@ -141,6 +143,45 @@ TEST_CASE("description errors name the file, the line and what is wrong", "[desc
         CHECK_THAT(msg, StartsWith(c.location));
         CHECK_THAT(msg, Contains(c.says));
     }
+}
+
+TEST_CASE("description: names follow the rule of names, refused at their line", "[description]") {
+    // Findings D1 (NUL bytes) and D2 (control characters): names that made
+    // archives nettopo refused, or that were not XML 1.0.
+    const std::string at_limit(255, 'm'), past_limit(256, 'm');
+    const Cluster c =
+        parse("name " + std::string(255, 'c') + "\nmachine " + at_limit + " pu:1\nswitch " +
+              std::string(255, 's') + "\nlink " + at_limit + " " + std::string(255, 's') + " 1\n");
+    CHECK(c.name() == std::string(255, 'c'));
+    CHECK(c.machine_name(MachineId(0)) == at_limit);
+    CHECK(parse("machine caf\xc3\xa9 pu:1\n").machine_name(MachineId(0)) == "caf\xc3\xa9");
+    struct Case {
+        std::string text, says;
+    };
+    const std::vector<Case> cases = {
+        {"machine A pu:1\nmachine " + past_limit + " pu:1\n", "t.topo:2: machine name 'mmmm"},
+        {"machine A pu:1\nmachine " + std::string("\0\0C", 3) + " pu:1\n",
+         "t.topo:2: machine name '\\x00\\x00C' holds the control character U+0000 at byte 1"},
+        {"machine A pu:1\nmachine B\x01\x1b[31m pu:1\n",
+         "t.topo:2: machine name 'B\\x01\\x1b[31m' holds the control character U+0001 at byte 2"},
+        {"machine A pu:1\nswitch s\x7f\n",
+         "t.topo:2: switch name 's\\x7f' holds the control character U+007F at byte 2"},
+        {"machine A pu:1\nswitch " + std::string(256, 's') + "\n", "t.topo:2: switch name 'sss"},
+        {"machines n\xc2\x9b[1-2] pu:1\n",
+         "t.topo:1: machine name 'n\\xc2\\x9b1' holds the control character U+009B at byte 2"},
+        {"machines " + std::string(254, 'n') + "[9-10] pu:1\n", "t.topo:1: machine name 'nnn"},
+        {"machine a\xe9 pu:1\n", "t.topo:1: machine name 'a\\xe9' is not valid UTF-8 at byte 2"},
+        {"name a\x1b b\nmachine a pu:1\n",
+         "t.topo:1: cluster name 'a\\x1b b' holds the control character U+001B at byte 2"},
+        {"name " + std::string(128, 'c') + " " + std::string(127, 'c') + "\nmachine a pu:1\n",
+         "t.topo:1: cluster name 'ccc"},
+    };
+    for (const Case& k : cases) {
+        INFO(k.text);
+        CHECK_THAT(error_of(k.text), StartsWith(k.says));
+    }
+    // A run's last name is the longest: 254 + "9" fits, 254 + "10" does not.
+    CHECK(parse("machines " + std::string(254, 'n') + "[8-9] pu:1\n", true).num_machines() == 2);
 }
 
 TEST_CASE("a disconnected network is accepted when allowed", "[description]") {

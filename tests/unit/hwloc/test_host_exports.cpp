@@ -246,6 +246,36 @@ TEST_CASE("host exports: files and directories, names from HostName or the file"
     CHECK(diffed[0].tree == hosts[2].tree);
 }
 
+TEST_CASE("host exports: a HostName against the rule of names is refused at its line",
+          "[host-exports]") {
+    // Findings D1, D2: the HostName info becomes a machine name.
+    if (!have(plafrim_dir)) return;
+    const TempDir tmp("nettopo-hosts-hostname-");
+    const std::string bonobo = read_file(plafrim_dir / "bonobo001.xml");
+    const std::string info = "name=\"HostName\" value=\"bonobo001\"";
+    REQUIRE(bonobo.find(info) != std::string::npos);
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(
+                                     bonobo.begin(), bonobo.begin() + bonobo.find(info), '\n'));
+    const auto with = [&](const std::string& value) {
+        std::string text = bonobo;
+        text.replace(text.find(info), info.size(), "name=\"HostName\" value=\"" + value + "\"");
+        return text;
+    };
+    write(tmp / "a.xml", with(std::string(255, 'h')));
+    CHECK(load_host_exports({tmp / "a.xml"}).at(0).name == std::string(255, 'h'));
+    write(tmp / "a.xml", with(std::string(256, 'h')));
+    CHECK_THAT(error_of({tmp / "a.xml"}),
+               StartsWith(fmt::format("{}:{}: HostName 'hhh", tmp / "a.xml", line)) &&
+                   Contains("is 256 bytes long"));
+    // A C1 control is XML (hwloc loads it), not a name; C0 ones hwloc refuses itself.
+    write(tmp / "a.xml", with("bonobo\xc2\x9b"
+                              "2J"));
+    CHECK(error_of({tmp / "a.xml"}) ==
+          fmt::format("{}:{}: HostName 'bonobo\\xc2\\x9b2J' holds the control character U+009B "
+                      "at byte 7",
+                      tmp / "a.xml", line));
+}
+
 TEST_CASE("host exports: errors name the file", "[host-exports]") {
     if (!have(avakas_dir)) return;
     const TempDir tmp("nettopo-hosts-errors-");

@@ -20,6 +20,10 @@ TEST_CASE("remedies become the tools' flags", "[tools]") {
           "t.topo: not connected (use --allow-disconnected if this is intended)");
     CHECK(error_message(UsageError("plain")) == "plain");
     CHECK(error_message(std::runtime_error("not ours")) == "not ours");
+    // Finding D2: bytes of the input quoted in a message reach no terminal as controls.
+    CHECK(error_message(InputError("t.topo", 2, "unknown statement 'B\x01\x1b[31m'")) ==
+          "t.topo:2: unknown statement 'B\\x01\\x1b[31m'");
+    CHECK(error_message(UsageError("a\xc2\x9b\xff\n\tb")) == "a\\xc2\\x9b\\xff\n\tb");
 }
 
 TEST_CASE("a value's error names the option it came from", "[tools]") {

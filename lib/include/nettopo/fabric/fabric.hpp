@@ -34,12 +34,21 @@ struct FabricLink {
 
 struct Fabric {
     std::string source; // file name, for messages
+    // Fabrics merged into one (merge_fabrics): the files after `source`,
+    // for messages about the whole (lines point into `source` only).
+    std::vector<std::string> merged_sources = {};
     std::vector<FabricNode> nodes;
     std::vector<FabricLink> links; // at most one per pair of nodes
     // Channel adapters that are functions of a switch, not hosts (SHARP
     // aggregation nodes), left out of the nodes with their cables: their
     // H-<guid> names.
     std::vector<std::string> switch_adapters = {};
+    // Cables only one end reported, as "<name>[<port>]" of that end:
+    // ibnetdiscover reports both ends of every cable, so a dump that lists
+    // some once was cut short (or the fabric changed while it ran), and
+    // the links of the missing part are missing too. Empty for the formats
+    // that give each link once.
+    std::vector<std::string> one_ended_cables = {};
 };
 
 // ibnetdiscover's node-name map (infiniband-diags' --node-name-map; opensm
