@@ -31,12 +31,15 @@ pass() { echo "ok:   $*"; }
 now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
 
 # Waits until process PID has a temporary of the write open (an unnamed file,
-# "(deleted)", or a named *.tmp.*, in folder $work) or has ended.
+# "(deleted)", or a named *.tmp.*, in folder $work) or has ended; sets
+# $temporary_kind to "unnamed", "named" or "none seen".
 wait_for_write() {
     local pid="$1" fds
+    temporary_kind="none seen"
     while kill -0 "$pid" 2>/dev/null; do
         fds=$(ls -l "/proc/$pid/fd" 2>/dev/null || true)
-        [[ "$fds" == *"$work/"*"(deleted)"* || "$fds" == *"$work/"*".tmp."* ]] && return 0
+        [[ "$fds" == *"$work/"*"(deleted)"* ]] && temporary_kind=unnamed && return 0
+        [[ "$fds" == *"$work/"*".tmp."* ]] && temporary_kind=named && return 0
         sleep 0.002
     done
 }
@@ -44,11 +47,12 @@ wait_for_write() {
 # The temporaries of TARGET left in its folder.
 temporaries_of() { find "$work" -maxdepth 1 -name "$(basename "$1").tmp.*" -print; }
 
-# run_trials NAME TARGET OLD NEW WRITER...: OLD is put in place of TARGET,
-# WRITER (which writes NEW's bytes to TARGET) is started and killed.
+# run_trials NAME KIND TARGET OLD NEW WRITER...: OLD is put in place of TARGET,
+# WRITER (which writes NEW's bytes to TARGET through a temporary of KIND,
+# named or unnamed) is started and killed, $trials times per signal.
 run_trials() {
-    local name="$1" target="$2" old="$3" new="$4"
-    shift 4
+    local name="$1" kind="$2" target="$3" old="$4" new="$5"
+    shift 5
     # Calibration: how long the write lasts once its temporary is open.
     rm -f "$target"
     "$@" >/dev/null 2>"$work/stderr" &
@@ -59,7 +63,8 @@ run_trials() {
     t1=$(now_ms)
     cmp -s "$target" "$new" || fail "$name: a complete run does not write the expected bytes"
     local write_ms=$((t1 - t0 + 1))
-    echo "$name: the write lasts about $write_ms ms"
+    echo "$name: the write lasts about $write_ms ms, through a temporary: $temporary_kind"
+    [[ $temporary_kind == "$kind" ]] || fail "$name: expected a $kind temporary, saw $temporary_kind"
     local signal
     for signal in TERM KILL; do
         local killed=0 completed=0 strays=0 i
@@ -115,10 +120,24 @@ run_trials() {
 "$query" -q -i "$work/old.xml" index --kind none -o "$work/old.ntimg" >/dev/null
 rm "$work/image-source.xml"
 
-run_trials archive "$work/target.xml" "$work/old.xml" "$work/new.xml" \
+run_trials archive unnamed "$work/target.xml" "$work/old.xml" "$work/new.xml" \
     "$discover" -q -i "$work/archive-source.ntimg" -o "$work/target.xml"
-run_trials image "$work/target.ntimg" "$work/old.ntimg" "$work/new.ntimg" \
+run_trials image unnamed "$work/target.ntimg" "$work/old.ntimg" "$work/new.ntimg" \
     "$query" -q -i "$work/image-source.ntimg" index --kind none -o "$work/target.ntimg"
+
+# A filesystem without unnamed files (NFS): open(O_TMPFILE) made to fail by a
+# preloaded library (no_unnamed_files.cpp, built beside the tests). The
+# named temporary is removed by the tools' SIGTERM handler, and what SIGKILL
+# leaves by the next write.
+preload=${NETTOPO_NO_UNNAMED_FILES:-}
+if [[ -n "$preload" && -f "$preload" ]] && LD_PRELOAD="$preload" "$query" --version >/dev/null 2>&1; then
+    trials=${NAMED_TRIALS:-10}
+    LD_PRELOAD="$preload" run_trials "archive (named)" named "$work/target.xml" "$work/old.xml" \
+        "$work/new.xml" "$discover" -q -i "$work/archive-source.ntimg" -o "$work/target.xml"
+    unset LD_PRELOAD
+else
+    echo "SKIPPED: the named temporaries (no preloadable \$NETTOPO_NO_UNNAMED_FILES, or a sanitizer build)"
+fi
 
 # Stale temporaries, as a killed writer leaves them on a filesystem without
 # unnamed files: the next write of the target removes those no process holds

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <optional>
 #include <stdlib.h>
 #include <string_view>
 #include <sys/file.h>
@@ -206,19 +207,21 @@ bool write_unnamed(const std::string& target, const std::string& dir,
 void write_named(const std::string& target, const std::function<void(const std::string&)>& fill) {
     std::string tmp;
     Descriptor fd;
+    std::optional<PendingName> pending;
     for (int attempt = 0;; ++attempt) {
         tmp = fmt::format("{}{}XXXXXX", target, temporary_infix);
         fd.reset(::mkostemp(tmp.data(), O_CLOEXEC));
         if (fd.get() < 0)
             throw Error(fmt::format("cannot create a temporary file beside '{}': {}", target,
                                     std::strerror(errno)));
+        pending.reset();
+        pending.emplace(tmp); // at once: a signal from now on removes it
         // Another write's clean-up may have taken it for stale before the
         // lock: then it is unlinked, and another is made.
         lock_exclusively(fd.get());
         struct stat st {};
         if (::fstat(fd.get(), &st) != 0 || st.st_nlink > 0 || attempt == 10) break;
     }
-    const PendingName pending(tmp);
     try {
         // `fill` may replace the file rather than write into it: it is
         // reopened by name, and its permissions set, after it is done.
