@@ -134,6 +134,32 @@ if [[ -n "$preload" && -f "$preload" ]] && LD_PRELOAD="$preload" "$query" --vers
     trials=${NAMED_TRIALS:-10}
     LD_PRELOAD="$preload" run_trials "archive (named)" named "$work/target.xml" "$work/old.xml" \
         "$work/new.xml" "$discover" -q -i "$work/archive-source.ntimg" -o "$work/target.xml"
+    # SIGINT (^C): with job control, so that the background writer does not
+    # start with SIGINT ignored; once ignored (nohup), it stays ignored.
+    rm -f "$work/target.xml"
+    for ignored in no yes; do
+        code=$(LD_PRELOAD="$preload" bash -c '
+            set -m
+            [[ $1 == yes ]] && trap "" INT
+            "${@:3}" & pid=$!
+            until [[ -n "$(find "$2" -maxdepth 1 -name "target.xml.tmp.*")" ]] || ! kill -0 $pid 2>/dev/null; do
+                sleep 0.002
+            done
+            kill -INT $pid
+            wait $pid 2>/dev/null
+            echo $?' sigint "$ignored" "$work" \
+            "$discover" -q -i "$work/archive-source.ntimg" -o "$work/target.xml" 2>/dev/null)
+        left=$(temporaries_of "$work/target.xml")
+        if [[ $ignored == no ]]; then
+            [[ $code -eq 130 && -z "$left" && ! -e "$work/target.xml" ]] &&
+                pass "SIGINT: exit 130, no temporary, no target" ||
+                fail "SIGINT: exit $code, left: $left $(ls "$work"/target.xml 2>/dev/null)"
+        else
+            [[ $code -eq 0 && -z "$left" ]] && cmp -s "$work/target.xml" "$work/new.xml" &&
+                pass "SIGINT ignored (nohup): the write completes" ||
+                fail "SIGINT ignored: exit $code, left: $left"
+        fi
+    done
     unset LD_PRELOAD
 else
     echo "SKIPPED: the named temporaries (no preloadable \$NETTOPO_NO_UNNAMED_FILES, or a sanitizer build)"
