@@ -176,9 +176,15 @@ bool write_unnamed(const std::string& target, const std::string& dir,
                    const std::function<void(const std::string&)>& fill) {
     const Descriptor fd(::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
     if (fd.get() < 0) return false;
-    // The file's name through /proc: `fill` (or a child process it runs) opens it there.
+    // The file's name through /proc: `fill` (or a child process it runs) opens
+    // it there. It must be this very file: a /proc of another PID namespace
+    // (a container's) would name another process's descriptor.
     const std::string name = fmt::format("/proc/{}/fd/{}", ::getpid(), fd.get());
-    if (::access(name.c_str(), W_OK) != 0) return false;
+    struct stat by_fd {
+    }, by_name{};
+    if (::fstat(fd.get(), &by_fd) != 0 || ::stat(name.c_str(), &by_name) != 0 ||
+        by_fd.st_ino != by_name.st_ino || by_fd.st_dev != by_name.st_dev)
+        return false;
     lock_exclusively(fd.get()); // before it has a name, so no clean-up ever takes it
     fill(name);
     if (::fsync(fd.get()) != 0)
