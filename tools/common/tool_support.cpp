@@ -1,5 +1,6 @@
 #include "common/tool_support.hpp"
 
+#include "common/interrupt_cleanup.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/support/error.hpp"
@@ -15,6 +16,7 @@
 namespace nettopo {
 
 int run_guarded(std::string_view tool, const std::function<int()>& body) {
+    remove_temporaries_on_termination();
     int code = exit_ok;
     try {
         code = body();

@@ -31,7 +31,9 @@ inline constexpr int exit_differences = 3;
 // documented exit code: UsageError -> 2, anything else -> 1; else the body's
 // own code (exit_ok, or exit_differences for a comparison). Output that could
 // not be written (a full disk, a closed pipe) is an error too: scripts must
-// not read a truncated answer as complete.
+// not read a truncated answer as complete. A terminating signal (SIGTERM,
+// SIGINT, SIGHUP) removes the temporary files of the writes under way before
+// it kills the tool (interrupt_cleanup.hpp).
 int run_guarded(std::string_view tool, const std::function<int()>& body);
 
 // What the user of a tool does for a library Remedy, in the tools' flags:

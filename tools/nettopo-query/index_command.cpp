@@ -39,9 +39,7 @@ void run_index_command(const LoadedTopology& topology, const IndexCommand& c, st
     std::error_code ec;
     if (archive && std::filesystem::equivalent(path, c.input, ec))
         throw UsageError(fmt::format("'{}' is the input: the image goes beside it", path));
-    // The stamp before building: an archive changed meanwhile makes the image stale, not wrong.
-    const std::optional<FileStamp> stamp =
-        archive ? std::optional<FileStamp>(file_stamp(c.input)) : std::nullopt;
+    const std::optional<FileStamp> stamp = archive ? c.input_stamp : std::nullopt;
 
     std::unique_ptr<DistanceIndex> index;
     if (c.kind != "none") {

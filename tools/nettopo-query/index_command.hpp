@@ -3,9 +3,11 @@
 // instead of the archive.
 #pragma once
 
+#include "nettopo/formats/image.hpp"
 #include "nettopo/formats/load.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -18,6 +20,10 @@ struct IndexCommand {
     std::uint64_t budget_mb = 512;
     bool json = false;
     Progress* progress = nullptr;
+    // The input's stamp taken before it was read: an archive replaced while
+    // it is read then makes the image stale, never wrong (a stamp taken after
+    // reading could be the new archive's, on an image of the old one).
+    std::optional<FileStamp> input_stamp;
 };
 
 // Writes the image and says what it holds on `out` (one line, or one JSON

@@ -12,10 +12,12 @@
 #include "nettopo-query/query_run.hpp"
 #include "nettopo-query/sub_command_arguments.hpp"
 #include "nettopo-query/sub_commands.hpp"
+#include "nettopo/formats/image.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/query/query_engine.hpp"
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -79,6 +81,11 @@ int main(int argc, char** argv) {
         load.build.allow_disconnected = o.allow_disconnected;
         load.pu_scope = o.allowed_only ? PuScope::allowed_only : PuScope::whole_machine;
         if (o.input.empty()) o.input = default_input("nettopo-query", o.quiet);
+        // Before reading: an image (index) stamped with it stands for what was read or is stale.
+        std::error_code ec;
+        const std::optional<FileStamp> input_stamp = std::filesystem::is_regular_file(o.input, ec)
+                                                         ? std::optional(file_stamp(o.input))
+                                                         : std::nullopt;
         const LoadedTopology topology = load_input("nettopo-query", o.input, load, o.quiet);
         const Cluster& cluster = topology.cluster;
         const std::optional<JobView> view = job_view_from_options(cluster, o.job);
@@ -95,6 +102,7 @@ int main(int argc, char** argv) {
                         QueryPrinter(std::cout, o.json, naming),
                         nullptr};
                 run.topology = &topology;
+                run.input_stamp = input_stamp;
                 c.run(run);
                 return run.code;
             }

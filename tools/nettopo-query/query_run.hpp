@@ -6,6 +6,7 @@
 #include "nettopo-query/pe_naming.hpp"
 #include "nettopo-query/query_options.hpp"
 #include "nettopo-query/query_printer.hpp"
+#include "nettopo/formats/image.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/model/job_view.hpp"
 #include "nettopo/query/index_choice.hpp"
@@ -31,6 +32,7 @@ struct Run {
     BatchIndex batch;                         // what the engine looks distances up in, if any
     int code = exit_ok;                       // diff: exit_differences when the clusters differ
     const LoadedTopology* topology = nullptr; // what was read: the kept index, the image
+    std::optional<FileStamp> input_stamp = std::nullopt; // -i's stamp before it was read, if a file
 
     PeId pe() const { return naming.require_pe(o.pe); }
     PeId pair_pe(std::size_t i) const { return naming.require_pe(o.pes.at(i)); }

@@ -157,10 +157,10 @@ const std::vector<SubCommand>& commands() {
          "calls read instead of the archive",
          "",
          [](Run& r) {
-             run_index_command(
-                 *r.topology,
-                 {r.o.input, r.o.output, r.o.index_kind, r.o.budget_mb, r.o.json, r.load.progress},
-                 std::cout);
+             run_index_command(*r.topology,
+                               {r.o.input, r.o.output, r.o.index_kind, r.o.budget_mb, r.o.json,
+                                r.load.progress, r.input_stamp},
+                               std::cout);
          }},
     };
     return table;
