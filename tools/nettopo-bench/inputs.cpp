@@ -10,6 +10,7 @@ namespace nettopo::bench {
 Input preset_input(const std::string& preset) {
     std::shared_ptr<const Family> family = make_preset(preset);
     GenerateOptions options;
+    options.limits = limits_from_environment();
     options.name = preset;
     options.links = LinkClasses::uniform(preset_latency_ns, 0);
     auto cluster = std::make_shared<const Cluster>(
@@ -27,6 +28,7 @@ Input family_input(const std::string& spec) {
 Input file_input(const std::string& path, bool allow_disconnected) {
     const ChildProcessSandbox hwloc_sandbox; // a user's file: hwloc may crash on it
     LoadOptions options;
+    options.build.limits = limits_from_environment();
     options.hwloc_sandbox = &hwloc_sandbox;
     options.build.allow_disconnected = allow_disconnected;
     return {path, std::make_shared<const Cluster>(load_cluster(path, options)), nullptr, false};
