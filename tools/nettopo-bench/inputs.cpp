@@ -1,6 +1,7 @@
 // Benchmark inputs: the thesis' presets (one-PU machines, unit links, as its
 // generator made them), any nettopo-gen family, or a file.
 #include "common/child_process_sandbox.hpp"
+#include "common/tool_support.hpp"
 #include "nettopo-bench/bench_runs.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/gen/generate.hpp"

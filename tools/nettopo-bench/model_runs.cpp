@@ -1,5 +1,6 @@
 // init, save, load and fill: building a model, archiving it, reading it
 // back, and filling the all-pairs table of its distance index.
+#include "common/tool_support.hpp"
 #include "nettopo-bench/bench_runs.hpp"
 #include "nettopo-bench/bench_util.hpp"
 #include "nettopo/formats/archive.hpp"
