@@ -10,6 +10,7 @@
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
 #include "nettopo/support/limits.hpp"
+#include "nettopo/tree/machine_tree.hpp"
 #include "testkit/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -262,4 +263,18 @@ TEST_CASE("latency sums: exact up to INT64_MAX ps, refused past it [G2]", "[limi
     CHECK(past->machine_latency_ps(0, 9223373, second) == -1);
     const auto g2 = family_from_spec("mesh --dims 9300000");
     CHECK(g2->machine_latency_ps(0, 9299999, second) == -1);
+}
+
+TEST_CASE("nesting: a machine tree max_nesting_depth deep is accepted, one deeper refused",
+          "[limits]") {
+    // Depth counts the ancestors: the root is at 0, so depth 64 is 65 levels.
+    auto tree_of_depth = [](std::uint32_t depth) {
+        MachineTree::Builder b;
+        ObjectId parent = b.add(ObjectType::Machine, ObjectId());
+        for (std::uint32_t d = 1; d < depth; ++d) parent = b.add(ObjectType::Group, parent);
+        b.add(ObjectType::PU, parent, 0);
+    };
+    CHECK_NOTHROW(tree_of_depth(max_nesting_depth));
+    const InputError e = input_error([&] { tree_of_depth(max_nesting_depth + 1); });
+    CHECK_THAT(e.what(), Contains("machine tree deeper than 64 levels"));
 }
