@@ -84,7 +84,7 @@ _nettopo_gen() {
         all_own+="$opts "
     done < <("$gen" --completion-lists 2>/dev/null)
     local common="--preset --machine --machine-xml --allowed-only --node-level --latency --bandwidth -o --output
-        --describe --name --summary --json --verify --verify-sources -q --quiet -h --help --version"
+        --describe --name --summary --json --verify --verify-sources --force -q --quiet -h --help --version"
     case "$prev" in
         -o|--output|--machine-xml) _filedir; return ;;
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;

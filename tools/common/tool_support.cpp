@@ -5,6 +5,7 @@
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/name_rules.hpp"
+#include "nettopo/support/parse.hpp"
 #include "nettopo/version.hpp"
 
 #include <CLI/CLI.hpp>
@@ -12,6 +13,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
+#include <optional>
 
 namespace nettopo {
 
@@ -51,6 +53,12 @@ std::string_view remedy_hint(Remedy remedy) {
         return "--allowed-only models only the allowed PUs";
     case Remedy::host_naming:
         return "--host-name export|file forces one rule";
+    case Remedy::raise_vertex_limit:
+        return "set NETTOPO_MAX_VERTICES to raise the limit";
+    case Remedy::raise_link_limit:
+        return "set NETTOPO_MAX_LINKS to raise the limit";
+    case Remedy::force_generation:
+        return "nettopo-gen --force generates it anyway";
     }
     return {};
 }
@@ -114,6 +122,23 @@ NodeLevel parse_node_level(std::string_view text) {
     if (auto level = node_level_from(text)) return *level;
     throw UsageError(
         fmt::format("unknown node level '{}' (expected {})", text, node_level_choices));
+}
+
+Limits limits_from_environment() {
+    Limits limits;
+    auto read = [](const char* name, std::uint64_t& limit, std::uint64_t most) {
+        const char* text = std::getenv(name);
+        if (!text || !*text) return;
+        const std::optional<std::uint64_t> value = parse_uint(text);
+        if (!value || *value == 0 || *value > most)
+            throw UsageError(
+                fmt::format("{}='{}': expected a whole number from 1 to {}", name, text, most));
+        limit = *value;
+    };
+    const Limits most = Limits::ids_only();
+    read("NETTOPO_MAX_VERTICES", limits.max_vertices, most.max_vertices);
+    read("NETTOPO_MAX_LINKS", limits.max_links, most.max_links);
+    return limits;
 }
 
 } // namespace nettopo

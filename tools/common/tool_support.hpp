@@ -6,6 +6,7 @@
 #include "nettopo/formats/load.hpp"
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/limits.hpp"
 
 #include <exception>
 #include <functional>
@@ -70,6 +71,13 @@ Cluster load_or_discover(const std::string& input, const LoadOptions& options);
 // stands for it is said on stderr in one line, unless `quiet`.
 LoadedTopology load_input(std::string_view tool, const std::string& input,
                           const LoadOptions& options, bool quiet);
+
+// The declared limits (nettopo/support/limits.hpp) with those the user
+// raised or lowered: $NETTOPO_MAX_VERTICES (machines + switches per cluster,
+// and host names per Slurm topology file) and $NETTOPO_MAX_LINKS, each a
+// whole number from 1 to what the 32-bit ids hold; UsageError otherwise.
+// Every tool passes it down through its load, assemble or generate options.
+Limits limits_from_environment();
 
 // Parses a --node-level value ("auto", "l3", "core", "numa", ...); UsageError if unknown.
 NodeLevel parse_node_level(std::string_view text);

@@ -57,6 +57,7 @@ LoadedTopology load_input(const Options& o, const WorkloadPreset* preset, Progre
     if (!o.input.empty() && !o.gen.empty()) throw UsageError("give -i or --gen, not both");
     const ChildProcessSandbox hwloc_sandbox;
     LoadOptions load;
+    load.build.limits = limits_from_environment();
     load.hwloc_sandbox = &hwloc_sandbox;
     load.node_level = parse_node_level(o.node_level);
     load.progress = progress;
@@ -64,6 +65,7 @@ LoadedTopology load_input(const Options& o, const WorkloadPreset* preset, Progre
     if (!o.gen.empty() || (o.input.empty() && preset)) {
         const std::string spec = !o.gen.empty() ? o.gen : std::string(preset->cluster);
         GenerateOptions gen;
+        gen.limits = load.build.limits;
         gen.hwloc_sandbox = &hwloc_sandbox;
         gen.progress = progress;
         return {generate_from_spec(spec, gen), nullptr, {}, {}};

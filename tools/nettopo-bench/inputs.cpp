@@ -1,6 +1,7 @@
 // Benchmark inputs: the thesis' presets (one-PU machines, unit links, as its
 // generator made them), any nettopo-gen family, or a file.
 #include "common/child_process_sandbox.hpp"
+#include "common/tool_support.hpp"
 #include "nettopo-bench/bench_runs.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/gen/generate.hpp"
@@ -10,6 +11,7 @@ namespace nettopo::bench {
 Input preset_input(const std::string& preset) {
     std::shared_ptr<const Family> family = make_preset(preset);
     GenerateOptions options;
+    options.limits = limits_from_environment();
     options.name = preset;
     options.links = LinkClasses::uniform(preset_latency_ns, 0);
     auto cluster = std::make_shared<const Cluster>(
@@ -27,6 +29,7 @@ Input family_input(const std::string& spec) {
 Input file_input(const std::string& path, bool allow_disconnected) {
     const ChildProcessSandbox hwloc_sandbox; // a user's file: hwloc may crash on it
     LoadOptions options;
+    options.build.limits = limits_from_environment();
     options.hwloc_sandbox = &hwloc_sandbox;
     options.build.allow_disconnected = allow_disconnected;
     return {path, std::make_shared<const Cluster>(load_cluster(path, options)), nullptr, false};

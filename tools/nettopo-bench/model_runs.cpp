@@ -1,5 +1,6 @@
 // init, save, load and fill: building a model, archiving it, reading it
 // back, and filling the all-pairs table of its distance index.
+#include "common/tool_support.hpp"
 #include "nettopo-bench/bench_runs.hpp"
 #include "nettopo-bench/bench_util.hpp"
 #include "nettopo/formats/archive.hpp"
@@ -50,6 +51,7 @@ std::vector<Measurement> run_init(const Input& in, const RunOptions& o) {
     if (!in.family) return {};
     const MachineType machine = in.cluster->type(TypeId(0));
     GenerateOptions options;
+    options.limits = limits_from_environment();
     options.name = in.cluster->name();
     if (in.preset) options.links = LinkClasses::uniform(preset_latency_ns, 0);
     Measurement m = start(in, "init", 1, "generate the cluster from its family (one machine type)");

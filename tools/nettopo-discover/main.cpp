@@ -82,6 +82,7 @@ nettopo::Assembly assemble(const Options& o, bool for_check) {
     if (fabric && o.hosts_only)
         throw nettopo::UsageError("--hosts-only means no fabric: give one or the other");
     nettopo::AssembleOptions a;
+    a.build.limits = nettopo::limits_from_environment();
     a.hwloc_sandbox = &hwloc_sandbox;
     a.name = o.name;
     a.node_level = nettopo::parse_node_level(o.node_level);
@@ -125,6 +126,7 @@ nettopo::Assembly assemble(const Options& o, bool for_check) {
 std::optional<nettopo::Cluster> load_expected(const Options& o, nettopo::Progress& progress) {
     if (o.expect.empty()) return std::nullopt;
     nettopo::LoadOptions load;
+    load.build.limits = nettopo::limits_from_environment();
     load.hwloc_sandbox = &hwloc_sandbox;
     load.progress = &progress;
     load.node_level = nettopo::parse_node_level(o.node_level);
@@ -193,6 +195,8 @@ int discover(const Options& o) {
         cluster.emplace(std::move(assembly.cluster));
     } else {
         nettopo::LoadOptions load;
+        load.build.limits = nettopo::limits_from_environment();
+        load.build.limits = nettopo::limits_from_environment();
         load.hwloc_sandbox = &hwloc_sandbox;
         load.progress = &progress;
         load.node_level = nettopo::parse_node_level(o.node_level);

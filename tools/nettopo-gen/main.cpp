@@ -34,6 +34,7 @@ struct Options {
     std::string preset, machine, machine_xml, node_level = "auto", output, name;
     std::vector<std::string> latencies, bandwidths;
     bool describe = false, summary = false, json = false, quiet = false, verify = false;
+    bool force = false; // past the declared limits (share/doc/limits.md)
     bool allowed_only = false;
     std::uint32_t verify_sources = 16;
 };
@@ -171,6 +172,8 @@ int generate_cluster(const Options& o, const FamilyCommand* command) {
     if (const std::string problem = name_problem(o.name); !problem.empty())
         throw UsageError(fmt::format("--name '{}' {}", shown_name(o.name), problem));
     GenerateOptions options;
+    // --force: the user asked for this size; only the ids bound it then.
+    options.limits = o.force ? Limits::ids_only() : limits_from_environment();
     options.name = preset && o.name.empty() ? o.preset : o.name;
     if (preset) options.links = LinkClasses::uniform(preset_latency_ns, 0);
     for (const auto& l : o.latencies)
@@ -244,6 +247,9 @@ int main(int argc, char** argv) {
                  "Print what was generated as one JSON object: family, parameters, counts, "
                  "output file (and the summary with --summary)");
     app.add_flag("-q,--quiet", o.quiet, "Do not report what was written");
+    app.add_flag("--force", o.force,
+                 "Generate past the declared limits: the estimate of memory, "
+                 "NETTOPO_MAX_VERTICES and NETTOPO_MAX_LINKS (share/doc/limits.md)");
     app.add_flag("--verify", o.verify,
                  "Check the family's formulas (counts, degrees, hop counts, diameter) against "
                  "the built network and BFS before writing; exit 1 if they disagree");

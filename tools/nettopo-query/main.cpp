@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
         TerminalProgress progress("nettopo-query");
         const ChildProcessSandbox hwloc_sandbox;
         LoadOptions load;
+        load.build.limits = limits_from_environment();
         load.hwloc_sandbox = &hwloc_sandbox;
         load.progress = &progress;
         load.node_level = parse_node_level(o.node_level);

@@ -250,6 +250,7 @@ private:
 
     Cluster build() {
         ClusterBuilder builder(o_.name.empty() && fabric_ ? file_stem(fabric_->source) : o_.name);
+        builder.set_limits(o_.build.limits);
         std::unordered_map<std::string, TypeId> type_of_tree;
         // Gathered hosts share their trees: one signature per tree, not per host.
         std::unordered_map<const MachineTree*, TypeId> type_of_shared_tree;
@@ -369,7 +370,7 @@ Assembly assemble_from_files(const ClusterSources& sources, const AssembleOption
     }
     if (!sources.slurm.empty()) {
         std::istringstream in(read_all(sources.slurm));
-        fabric = read_slurm_topology(in, display(sources.slurm));
+        fabric = read_slurm_topology(in, display(sources.slurm), options.build.limits);
     }
     if (sources.gathered) {
         if (!sources.hosts.empty())

@@ -35,6 +35,7 @@
 #include "nettopo/fabric/fabric.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
+#include "nettopo/support/limits.hpp"
 #include "nettopo/support/name_rules.hpp"
 
 #include <algorithm>
@@ -82,7 +83,12 @@ constexpr Spelling yaml_spelling{"switch: ", "nodes:", "children:"};
 
 class FabricMaker {
 public:
-    explicit FabricMaker(const std::string& source) { fabric_.source = source; }
+    // `max_names`: the names this file's hostlists may expand to, together
+    // (Limits::max_vertices).
+    explicit FabricMaker(const std::string& source, std::uint64_t max_names = default_max_vertices)
+        : max_names_(max_names) {
+        fabric_.source = source;
+    }
 
     const std::string& source() const { return fabric_.source; }
 
@@ -125,11 +131,16 @@ public:
         fabric_.links.push_back(l);
     }
 
-    std::vector<std::string> expand(const std::string& expression, std::size_t line) const {
+    // Counted before expanded, against the whole file's names. Finding S1
+    // (issue 15): the 34-byte "SwitchName=s0 Nodes=n[0-16777215]".
+    std::vector<std::string> expand(const std::string& expression, std::size_t line) {
         try {
+            expanded_ = saturating_add(expanded_, count_hostlist(expression));
+            require_within_limit(expanded_, max_names_, "names in this file's hostlists",
+                                 Remedy::raise_vertex_limit);
             return expand_hostlist(expression);
         } catch (const InputError& e) {
-            fail(line, e.what());
+            throw InputError(fabric_.source, line, e);
         }
     }
 
@@ -154,13 +165,14 @@ public:
 
 private:
     Fabric fabric_;
+    std::uint64_t max_names_, expanded_ = 0;
     std::unordered_map<std::string, std::uint32_t> index_;
     std::unordered_set<std::uint64_t> links_;
 };
 
 Fabric build_tree(const std::string& source, const std::vector<SwitchDecl>& decls,
-                  const Spelling& sp) {
-    FabricMaker m(source);
+                  const Spelling& sp, std::uint64_t max_names) {
+    FabricMaker m(source, max_names);
     if (decls.empty()) m.fail(0, "no switch defined");
     std::vector<std::uint32_t> id(decls.size());
     for (std::size_t i = 0; i < decls.size(); ++i) {
@@ -226,8 +238,8 @@ Fabric build_tree(const std::string& source, const std::vector<SwitchDecl>& decl
 constexpr std::string_view blocks_switch = "blocks";
 
 Fabric build_blocks(const std::string& source, const std::vector<BlockDecl>& decls,
-                    std::size_t top_line, const Spelling& sp) {
-    FabricMaker m(source);
+                    std::size_t top_line, const Spelling& sp, std::uint64_t max_names) {
+    FabricMaker m(source, max_names);
     if (decls.empty()) m.fail(top_line, "no block defined");
     const std::uint32_t top = m.add(std::string(blocks_switch), true, top_line);
     std::vector<std::uint32_t> id(decls.size());
@@ -374,7 +386,7 @@ std::vector<KeyValue> key_values(const FabricMaker& m, const LogicalLine& l) {
     return out;
 }
 
-Fabric read_conf(std::string_view text, const std::string& source) {
+Fabric read_conf(std::string_view text, const std::string& source, std::uint64_t max_names) {
     FabricMaker m(source);
     std::vector<SwitchDecl> switches;
     std::vector<BlockDecl> blocks;
@@ -426,9 +438,10 @@ Fabric read_conf(std::string_view text, const std::string& source) {
             blocks.push_back(std::move(d));
         } // BlockSizes: scheduling policy, not topology; ignored.
     }
-    if (first_block_line != 0) return build_blocks(source, blocks, first_block_line, conf_spelling);
+    if (first_block_line != 0)
+        return build_blocks(source, blocks, first_block_line, conf_spelling, max_names);
     if (switches.empty()) m.fail(0, "no SwitchName= line");
-    return build_tree(source, switches, conf_spelling);
+    return build_tree(source, switches, conf_spelling, max_names);
 }
 
 // ---------------------------------------------------------------------------
@@ -436,7 +449,8 @@ Fabric read_conf(std::string_view text, const std::string& source) {
 
 class YamlReader {
 public:
-    explicit YamlReader(const std::string& source) : source_(source) {}
+    YamlReader(const std::string& source, std::uint64_t max_names)
+        : source_(source), max_names_(max_names) {}
 
     static std::size_t line_of(const YAML::Node& n) {
         const YAML::Mark mark = n.Mark();
@@ -576,7 +590,7 @@ private:
             if (!named) fail(item, "a switch needs 'switch: name'");
             decls.push_back(std::move(d));
         }
-        return build_tree(source_, decls, yaml_spelling);
+        return build_tree(source_, decls, yaml_spelling, max_names_);
     }
 
     Fabric read_block(const YAML::Node& key, const YAML::Node& block) {
@@ -605,10 +619,11 @@ private:
             if (!named) fail(item, "a block needs 'block: name'");
             decls.push_back(std::move(d));
         }
-        return build_blocks(source_, decls, line_of(key), yaml_spelling);
+        return build_blocks(source_, decls, line_of(key), yaml_spelling, max_names_);
     }
 
     std::string source_;
+    std::uint64_t max_names_;
 };
 
 // ---------------------------------------------------------------------------
@@ -645,11 +660,12 @@ Kind recognise(std::string_view text, const std::string& source) {
 
 } // namespace
 
-Fabric read_slurm_topology(std::istream& in, const std::string& source) {
+Fabric read_slurm_topology(std::istream& in, const std::string& source, const Limits& limits) {
     const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     if (in.bad()) throw InputError(source, 0, "read error");
-    if (recognise(text, source) == Kind::Yaml) return YamlReader(source).read(text);
-    return read_conf(text, source);
+    if (recognise(text, source) == Kind::Yaml)
+        return YamlReader(source, limits.max_vertices).read(text);
+    return read_conf(text, source, limits.max_vertices);
 }
 
 } // namespace nettopo

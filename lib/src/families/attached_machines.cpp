@@ -2,6 +2,7 @@
 // naming, degrees and host-to-host hops.
 #include "families/family_limits.hpp"
 #include "families/router_graph.hpp"
+#include "nettopo/support/limits.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -55,8 +56,12 @@ public:
     // Machines on routers have one link each, so no path passes through one:
     // a path is the two host links and a router path, which costs the router
     // hop count times the router links' one latency.
+    // Finding G2 (issue 15): a 9.3 M-hop path of 1 s links passes int64
+    // picoseconds; the formula holds only where the longest path's sum fits
+    // (limits.hpp), and a sum that does not fit is never computed.
     bool has_latency_formula(const ClassLatenciesPs& ps) const override {
-        return graph_->router_link_ps(ps).has_value();
+        const std::optional<std::int64_t> router = graph_->router_link_ps(ps);
+        return router && latency_sum_ps(graph_->diameter(), *router, hosts_ps(ps));
     }
 
     std::int64_t machine_latency_ps(std::uint32_t a, std::uint32_t b,
@@ -64,10 +69,15 @@ public:
         if (a == b) return 0;
         const std::optional<std::int64_t> router = graph_->router_link_ps(ps);
         if (!router) return -1;
-        if (c_ == 0) return std::int64_t{graph_->shortest_hops(a, b)} * *router;
+        if (c_ == 0) return latency_sum_ps(graph_->shortest_hops(a, b), *router, 0).value_or(-1);
         const std::uint32_t ra = a / c_, rb = b / c_;
-        const std::int64_t hosts = 2 * ps[static_cast<std::size_t>(LinkClass::HostSwitch)];
-        return ra == rb ? hosts : hosts + std::int64_t{graph_->shortest_hops(ra, rb)} * *router;
+        return latency_sum_ps(ra == rb ? 0 : graph_->shortest_hops(ra, rb), *router, hosts_ps(ps))
+            .value_or(-1);
+    }
+
+    // The two host links of a path between machines on routers.
+    std::int64_t hosts_ps(const ClassLatenciesPs& ps) const {
+        return c_ == 0 ? 0 : 2 * ps[static_cast<std::size_t>(LinkClass::HostSwitch)];
     }
 
     std::uint32_t diameter() const override {

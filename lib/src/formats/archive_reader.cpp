@@ -21,7 +21,7 @@ class ArchiveReader {
 public:
     ArchiveReader(std::string_view buffer, const std::string& source, const LoadOptions& options)
         : buffer_(buffer), source_(source), progress_(options.progress),
-          node_level_(options.node_level) {}
+          node_level_(options.node_level), limits_(options.build.limits) {}
 
     Cluster read() {
         const pugi::xml_parse_result ok =
@@ -49,6 +49,8 @@ public:
                 fail(root, fmt::format("family=\"{}\": {}", family.value(), e.what()));
             }
         }
+        builder.set_limits(limits_);
+        check_declared_sizes(root, builder);
         read_types(child(root, "types"), builder);
         read_machines(child(root, "machines"), builder, version);
         read_switches(child(root, "switches"), builder);
@@ -56,7 +58,8 @@ public:
         try {
             // Whatever was accepted when the archive was written is loaded
             // back; connectivity is a check of assembly, not of reading.
-            return std::move(builder).build(BuildOptions{.allow_disconnected = true});
+            return std::move(builder).build(
+                BuildOptions{.allow_disconnected = true, .limits = limits_});
         } catch (const DuplicateLinkError& e) {
             auto vertex = [&](const DuplicateLinkError::End& end) {
                 return end.is_switch ? num_machines_ + end.index : std::uint64_t{end.index};
@@ -123,6 +126,27 @@ private:
         if (!t) fail(n, fmt::format("unknown object type '{}'", v));
         return *t;
     }
+    // The counts the lists declare bound what they hold (check_count): held
+    // to the limits before a single name is expanded. Finding A2 (issue
+    // 15): a 719-byte archive declaring a run of 4,294,967,294 switches.
+    void check_declared_sizes(pugi::xml_node root, const ClusterBuilder& builder) const {
+        const pugi::xml_node machines = child(root, "machines"), switches = child(root, "switches"),
+                             links = child(root, "links");
+        const std::uint64_t vertices =
+            saturating_add(number(machines, "count"), number(switches, "count"));
+        try {
+            builder.require_room_for_vertices(vertices);
+        } catch (const InputError& e) {
+            throw InputError(source_, line_of(machines), e);
+        }
+        try {
+            require_within_limit(number(links, "count"), limits_.max_links, "links",
+                                 Remedy::raise_link_limit);
+        } catch (const InputError& e) {
+            throw InputError(source_, line_of(links), e);
+        }
+    }
+
     void check_count(pugi::xml_node n, std::uint64_t found) const {
         const std::uint64_t declared = number(n, "count");
         if (declared != found)
@@ -381,6 +405,7 @@ private:
     const std::string& source_;
     Progress* progress_;
     NodeLevel node_level_;
+    Limits limits_;
     std::vector<TypeId> type_ids_;        // archive type id -> the builder's (types may merge)
     std::vector<std::size_t> link_lines_; // line of each link, in declaration order
     pugi::xml_document doc_;

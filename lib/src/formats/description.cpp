@@ -27,7 +27,9 @@ class DescriptionReader {
 public:
     DescriptionReader(const std::string& source, const LoadOptions& options)
         : source_(source), options_(options),
-          builder_(source.starts_with('<') ? std::string() : file_stem(source)) {}
+          builder_(source.starts_with('<') ? std::string() : file_stem(source)) {
+        builder_.set_limits(options.build.limits);
+    }
 
     void statement(std::size_t line_no, const std::vector<std::string_view>& t) {
         line_ = line_no;
@@ -46,6 +48,8 @@ public:
             expect(t.size() >= 3,
                    "expected 'machines <prefix>[<a>-<b>] <hwloc synthetic description>'");
             const NameRange r = name_range(t[1]);
+            // Finding D3 (issue 15): "machines n[0-4294967293] pu:1" is refused here.
+            wrap([&] { builder_.require_room_for_vertices(r.last - r.first + 1); });
             const MachineLine type = machine_type(t, 2);
             // Refuse before declaring billions of names, not after.
             const std::uint64_t pes = (r.last - r.first + 1) * builder_.type(type.type).num_pus();
@@ -94,7 +98,7 @@ private:
         try {
             return f();
         } catch (const InputError& e) {
-            fail(e.what());
+            throw InputError(source_, line_, e); // keeps its remedy
         }
     }
 

@@ -149,7 +149,19 @@ private:
     std::uint64_t done_ = 0;
 };
 
+// Bytes per vertex and per link at the peak of generate() and of writing
+// the archive, measured (peak RSS, share/doc/limits.md) on families whose
+// links per vertex range from 3 to 1000 (about 35 and 110 bytes), with a margin.
+constexpr std::uint64_t bytes_per_vertex = 40, bytes_per_link = 128;
+
 } // namespace
+
+std::uint64_t estimated_generation_bytes(const Family& family) {
+    return saturating_add(
+        saturating_mul(saturating_add(family.num_machines(), family.num_switches()),
+                       bytes_per_vertex),
+        saturating_mul(family.num_links(), bytes_per_link));
+}
 
 Cluster generate(const Family& family, const MachineType& machine, const GenerateOptions& options) {
     const std::uint64_t machines = family.num_machines();
@@ -157,7 +169,21 @@ Cluster generate(const Family& family, const MachineType& machine, const Generat
         throw UsageError(fmt::format("{}: {} machines of {} PUs each are more PEs than nettopo's "
                                      "32-bit ids hold",
                                      family.spec(), machines, machine.num_pus()));
+    // Finding G1 (issue 15): butterfly --k 2 --n 26 fitted the ids, then ran
+    // out of memory after 24.5 s. A request is refused here, at once.
+    const Limits& limits = options.limits;
+    try {
+        require_within_limit(saturating_add(machines, family.num_switches()), limits.max_vertices,
+                             "machines and switches", Remedy::raise_vertex_limit);
+        require_within_limit(family.num_links(), limits.max_links, "links",
+                             Remedy::raise_link_limit);
+        require_within_limit(estimated_generation_bytes(family), limits.max_generated_bytes,
+                             "bytes of memory estimated to generate it", Remedy::force_generation);
+    } catch (const InputError& e) {
+        throw UsageError(fmt::format("{}: {}", family.spec(), e.what()), e.remedy());
+    }
     ClusterBuilder builder(options.name.empty() ? family.spec() : options.name);
+    builder.set_limits(limits);
     builder.set_family(family.spec());
     const TypeId type = builder.add_type(machine);
     BuilderSink sink(builder, type, options.links, machines, family.num_links(), options.progress);

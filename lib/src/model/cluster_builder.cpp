@@ -21,9 +21,15 @@ TypeId ClusterBuilder::add_type(MachineType type) {
     return id;
 }
 
+void ClusterBuilder::require_room_for_vertices(std::uint64_t more) const {
+    require_within_limit(saturating_add(std::uint64_t{num_machines()} + num_switches(), more),
+                         limits_.max_vertices, "machines and switches", Remedy::raise_vertex_limit);
+}
+
 MachineId ClusterBuilder::add_machine(std::string_view name, TypeId type) {
+    require_room_for_vertices(1);
     const std::uint64_t pes = total_pes_ + types_.at(type.value).num_pus();
-    if (pes >= max_id_count || machine_types_.size() + 1 >= max_id_count)
+    if (pes > max_pes || machine_types_.size() + 1 >= max_id_count)
         throw InputError(fmt::format("too many PEs: machine '{}' would bring the cluster past "
                                      "{} PEs, the limit of 32-bit PE ids",
                                      name, max_id_count - 1));
@@ -50,6 +56,7 @@ bool ClusterBuilder::forwards(MachineId m) const {
 }
 
 SwitchId ClusterBuilder::add_switch(std::string_view name) {
+    require_room_for_vertices(1);
     SwitchId id(switch_names_.size());
     if (name.empty()) throw InputError("empty switch name");
     check_name("switch name", name);
@@ -65,6 +72,7 @@ void ClusterBuilder::add_link(Endpoint a, Endpoint b, double latency_ns, double 
     if (!std::isfinite(bandwidth_gbps) || bandwidth_gbps < 0)
         throw InputError(fmt::format("invalid bandwidth {}: must be > 0 Gbit/s", bandwidth_gbps));
     if (multiplicity == 0) throw InputError("a link needs at least one cable (count >= 1)");
+    require_within_limit(links_.size() + 1, limits_.max_links, "links", Remedy::raise_link_limit);
     if (a.is_switch == b.is_switch && a.index == b.index)
         throw InputError("a link cannot join a vertex to itself");
     // + 0.0 turns -0 into 0, so equal links print equally.
@@ -99,6 +107,16 @@ Cluster ClusterBuilder::build(const BuildOptions& options) && {
     const std::uint64_t vertices = std::uint64_t{num_machines} + switch_names_.size();
     if (vertices >= max_id_count || 2 * links_.size() >= max_id_count)
         throw InputError("the network is too large for 32-bit vertex and link ids");
+    // Every search sums link latencies along simple paths (vertices - 1
+    // links at most) in int64 picoseconds: refuse here what could pass it,
+    // so that no distance is ever a wrapped or saturated number.
+    double slowest_ns = 0;
+    for (const PendingLink& l : links_) slowest_ns = std::max(slowest_ns, l.latency_ns);
+    if (!latency_sum_ps(vertices - 1, to_picoseconds(slowest_ns), 0))
+        throw InputError(fmt::format(
+            "latency sums could overflow: a path of up to {} links of {} ns would pass {} ps "
+            "(about 106 days), the largest latency nettopo's 64-bit picosecond sums hold",
+            vertices - 1, slowest_ns, max_latency_sum_ps));
 
     Cluster c;
     c.name_ = std::move(name_);

@@ -6,6 +6,7 @@
 #include "nettopo/support/hostlist.hpp"
 
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/limits.hpp"
 #include "nettopo/support/parse.hpp"
 
 #include <algorithm>
@@ -136,10 +137,22 @@ void check_name(std::string_view name) {
             throw InputError(fmt::format("name '{}' cannot be written in a hostlist", name));
 }
 
-} // namespace
+// How many names one item expands to, saturated at 2^64 - 1.
+std::uint64_t count_item(std::string_view expression, std::string_view item) {
+    std::uint64_t product = 1;
+    for (std::size_t i = item.find('['); i != std::string_view::npos; i = item.find('[', i)) {
+        const std::size_t close = item.find(']', i);
+        std::uint64_t count = 0;
+        for (const Range& r : parse_ranges(expression, item.substr(i + 1, close - i - 1)))
+            count = saturating_add(count, r.hi - r.lo + 1);
+        product = saturating_mul(product, count);
+        i = close + 1;
+    }
+    return product;
+}
 
-std::vector<std::string> expand_hostlist(std::string_view expression) {
-    std::vector<std::string> out;
+// Calls item(text) for each item of the expression, checking its brackets.
+template <class F> void for_each_item(std::string_view expression, F item) {
     std::size_t start = 0;
     bool inside = false;
     for (std::size_t i = 0; i <= expression.size(); ++i) {
@@ -153,13 +166,28 @@ std::vector<std::string> expand_hostlist(std::string_view expression) {
             inside = false;
         } else if ((c == ',' || is_blank(c)) && (!inside || end)) {
             if (inside) bad(expression, "'[' without ']'");
-            if (i > start) expand_item(expression, expression.substr(start, i - start), out);
+            if (i > start) item(expression.substr(start, i - start));
             start = i + 1;
         } else if (is_blank(c)) {
             bad(expression, "blank inside brackets");
         }
     }
+}
+
+} // namespace
+
+std::vector<std::string> expand_hostlist(std::string_view expression) {
+    std::vector<std::string> out;
+    for_each_item(expression, [&](std::string_view item) { expand_item(expression, item, out); });
     return out;
+}
+
+std::uint64_t count_hostlist(std::string_view expression) {
+    std::uint64_t count = 0;
+    for_each_item(expression, [&](std::string_view item) {
+        count = saturating_add(count, count_item(expression, item));
+    });
+    return count;
 }
 
 std::string compress_hostlist(const std::vector<std::string>& names) {

@@ -134,7 +134,7 @@ TEST_CASE("description errors name the file, the line and what is wrong", "[desc
         {"machine a pack:16 core:1024 pu:2\n", "t.topo:1: ", "more than 16384 PUs per machine"},
         {"machine a core:1 pu:1\nmachine b core:1 pu:1\nlink a b 2e9\n",
          "t.topo:3: ", "must be between 0 and 1000000000 ns"},
-        {"machines n[0-999999999] pack:2 core:4 pu:2\n",
+        {"machines n[0-999999] pack:2 core:1024 pu:4\n",
          "t.topo:1: ", "past the limit of 32-bit PE ids"},
     };
     for (const Case& c : cases) {

@@ -415,7 +415,7 @@ Cluster with_end_hosts(const Cluster& c, const std::function<bool(std::uint32_t)
     };
     for (const Link& l : c.network().links())
         b.add_link(endpoint(l.a), endpoint(l.b), l.latency_ns, l.bandwidth_gbps, l.multiplicity);
-    return std::move(b).build(BuildOptions{.allow_disconnected = true});
+    return std::move(b).build(BuildOptions{.allow_disconnected = true, .limits = {}});
 }
 
 std::vector<MachineId> all_machines(const Cluster& c) {

@@ -4,6 +4,8 @@
 // Readers throw InputError(file, line, message) on malformed input.
 #pragma once
 
+#include "nettopo/support/limits.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <istream>
@@ -119,7 +121,8 @@ Fabric merge_fabrics(std::vector<Fabric> fabrics);
 
 // Slurm topology: topology.conf (topology/tree: SwitchName=... Switches=...
 // Nodes=... with hostlist ranges) or topology.yaml (tree, block, flat),
-// recognised by content.
-Fabric read_slurm_topology(std::istream& in, const std::string& source);
+// recognised by content. The names its hostlists expand to, counted over
+// the whole file, are held to limits.max_vertices before they are expanded.
+Fabric read_slurm_topology(std::istream& in, const std::string& source, const Limits& limits = {});
 
 } // namespace nettopo

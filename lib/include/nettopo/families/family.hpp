@@ -95,7 +95,8 @@ public:
     // latencies that differ), and for a family that gives no formula.
     virtual bool has_latency_formula(const ClassLatenciesPs&) const { return false; }
     // Smallest total latency between two machines in picoseconds, for class
-    // latencies `ps` for which has_latency_formula holds (-1 otherwise).
+    // latencies `ps` for which has_latency_formula holds (-1 otherwise, and
+    // where the sum would pass int64 picoseconds: limits.hpp's latency_sum_ps).
     // Same cost as shortest_hops.
     virtual std::int64_t machine_latency_ps(std::uint32_t, std::uint32_t,
                                             const ClassLatenciesPs&) const {

@@ -6,6 +6,7 @@
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/model/progress.hpp"
+#include "nettopo/support/limits.hpp"
 
 #include <array>
 #include <string>
@@ -72,9 +73,20 @@ struct GenerateOptions {
     // Where hwloc parses generate_from_spec's --machine: through this sandbox
     // if set, else in the calling thread (hwloc_sandbox.hpp).
     const HwlocSandbox* hwloc_sandbox = nullptr;
+    // Machines + switches, links and the memory estimate
+    // (estimated_generation_bytes) are held to these before anything is built.
+    Limits limits;
 };
 
-// Throws UsageError when the PEs (machines x PUs of the type) do not fit the ids.
+// An up-front estimate of the memory generating `family` and writing it takes
+// (the builder's pending links and the cluster's arrays at their peak, from
+// the family's counts; measured in share/doc/limits.md), so that a request
+// that would exhaust memory is refused at once, not after minutes.
+std::uint64_t estimated_generation_bytes(const Family& family);
+
+// Throws UsageError when the PEs (machines x PUs of the type) do not fit the
+// ids, or when the family passes options.limits (with the limit's Remedy);
+// both before anything is allocated.
 Cluster generate(const Family& family, const MachineType& machine,
                  const GenerateOptions& options = {});
 

@@ -5,6 +5,7 @@
 
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/limits.hpp"
 
 #include <string>
 #include <string_view>
@@ -57,11 +58,23 @@ private:
 
 struct BuildOptions {
     bool allow_disconnected = false;
+    // What the reader building the cluster is held to (limits.hpp); readers
+    // give it to their builder (ClusterBuilder::set_limits) before they add.
+    Limits limits;
 };
 
 class ClusterBuilder {
 public:
     explicit ClusterBuilder(std::string name = {});
+
+    // The limits add_machine, add_switch and add_link hold the cluster to
+    // (default: Limits{}). Throws nothing.
+    void set_limits(const Limits& limits) { limits_ = limits; }
+    const Limits& limits() const { return limits_; }
+    // Refuses, before a reader expands them, `more` machines or switches
+    // that would bring the cluster past Limits::max_vertices: InputError
+    // with Remedy::raise_vertex_limit, naming no file.
+    void require_room_for_vertices(std::uint64_t more) const;
 
     // Records the spec of the family the cluster is generated from
     // (Cluster::family); generate() and the archive reader set it.
@@ -112,6 +125,7 @@ private:
     };
     std::string name_;
     std::string family_;
+    Limits limits_;
     std::vector<MachineType> types_;
     std::unordered_map<std::string, TypeId> type_by_signature_;
     std::vector<TypeId> machine_types_;

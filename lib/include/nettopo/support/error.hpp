@@ -24,6 +24,9 @@ enum class Remedy : std::uint8_t {
     hosts_or_default_machine, // ClusterSources::hosts (the hosts' exports), or default_machine
     allowed_only,             // PuScope::allowed_only: model only the PUs an export allowed
     host_naming,              // HostNaming: choose how exports name their hosts
+    raise_vertex_limit,       // Limits::max_vertices (limits.hpp): allow more machines and switches
+    raise_link_limit,         // Limits::max_links: allow more links
+    force_generation, // Limits::max_generated_bytes: generate a cluster estimated that large
 };
 
 class Error : public std::runtime_error {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,11 @@ namespace nettopo {
 // UsageError-free: throws InputError (no location) on a malformed expression;
 // readers add the file and line.
 std::vector<std::string> expand_hostlist(std::string_view expression);
+
+// How many names expand_hostlist(expression) gives (saturated at 2^64 - 1),
+// without expanding them: what a reader holds to a per-file limit before
+// the work (limits.hpp). InputError on a malformed expression, as expand.
+std::uint64_t count_hostlist(std::string_view expression);
 
 // The shortest usual expression for these names, in their order: runs of
 // consecutive numbers with one prefix and padding folded into ranges.

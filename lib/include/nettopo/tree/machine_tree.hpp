@@ -4,6 +4,7 @@
 #pragma once
 
 #include "nettopo/support/ids.hpp"
+#include "nettopo/support/limits.hpp"
 #include "nettopo/tree/object_type.hpp"
 
 #include <cstdint>
@@ -16,10 +17,11 @@ namespace nettopo {
 
 inline constexpr std::uint32_t unknown_os_index = 0xffffffffu;
 
-// Deepest tree accepted. Real machines have about a dozen levels; the cap
-// keeps every recursive walk (writer, show, hwloc conversion) within the
-// stack whatever a malformed file nests.
-inline constexpr std::uint32_t max_tree_depth = 64;
+// Deepest tree accepted: the declared nesting limit (support/limits.hpp).
+// Real machines have about a dozen levels; the cap keeps every recursive
+// walk (writer, show, hwloc conversion) within the stack whatever a
+// malformed file nests.
+inline constexpr std::uint32_t max_tree_depth = max_nesting_depth;
 
 // Two depths: `depth` counts the object's ancestors (the common-ancestor
 // structures climb by it); `level_depth` is the depth of its level as hwloc
