@@ -2,6 +2,10 @@
 // with tests: nettopo_fuzz_replay TARGET FILE_OR_DIR... (a directory: every
 // file in it, in name order). Exit 0 when every input passes the target's
 // oracles; a failed oracle aborts (fuzz_target.hpp).
+//
+// nettopo_fuzz_replay --pending TARGET FILE: the other way round, for a
+// finding not fixed yet (pending/): exit 0 when the input still fails the
+// target (run in a child process, which it aborts), 1 when it passes.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -10,6 +14,8 @@
 #include <iterator>
 #include <string>
 #include <string_view>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 #define X(name) void nettopo_fuzz_##name(const std::uint8_t* data, std::size_t size);
@@ -37,9 +43,31 @@ void replay(Target target, const std::filesystem::path& file) {
     target(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
 }
 
+int replay_pending(Target target, const char* file) {
+    std::fflush(stdout);
+    const pid_t child = fork();
+    if (child == 0) {
+        replay(target, file);
+        std::_Exit(0);
+    }
+    int status = 0;
+    if (child < 0 || waitpid(child, &status, 0) != child) return 2;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        std::printf("%s passes its target now: the finding is fixed, move it to regressions/\n",
+                    file);
+        return 1;
+    }
+    std::printf("%s still fails its target (pending)\n", file);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 4 && std::string_view(argv[1]) == "--pending") {
+        const Target target = find_target(argv[2]);
+        return target ? replay_pending(target, argv[3]) : 2;
+    }
     if (argc < 3) {
         std::fprintf(stderr, "usage: nettopo_fuzz_replay TARGET FILE_OR_DIR...\n");
         return 2;
