@@ -469,6 +469,16 @@ public:
         return n.Scalar();
     }
 
+    // A switch's or block's name: one word, as a fabric's names are
+    // (fabric.hpp); a topology.conf's are by construction, a YAML scalar
+    // may hold blanks ("switch: 's 1'").
+    std::string name(const YAML::Node& n, std::string_view what) const {
+        std::string s = scalar(n, what);
+        if (s.empty() || s.find_first_of(" \t\r\n\v\f") != std::string::npos)
+            fail(n, fmt::format("{} name '{}' is not a single word", what, s));
+        return s;
+    }
+
     bool boolean(const YAML::Node& n, std::string_view what) const {
         bool b = false;
         if (!n.IsScalar() || !YAML::convert<bool>::decode(n, b))
@@ -577,7 +587,7 @@ private:
             for_each_key(item, "a switch", {"switch", "children", "nodes"},
                          [&](const std::string& key, const YAML::Node&, const YAML::Node& v) {
                              if (key == "switch") {
-                                 d.name = scalar(v, "switch");
+                                 d.name = name(v, "switch");
                                  named = true;
                              } else if (key == "children") {
                                  d.switches = hostlist(v, "children");
@@ -609,7 +619,7 @@ private:
             for_each_key(item, "a block", {"block", "nodes"},
                          [&](const std::string& k, const YAML::Node&, const YAML::Node& v) {
                              if (k == "block") {
-                                 d.name = scalar(v, "block");
+                                 d.name = name(v, "block");
                                  named = true;
                              } else {
                                  d.nodes = hostlist(v, "nodes");

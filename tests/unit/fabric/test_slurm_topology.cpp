@@ -481,6 +481,16 @@ TEST_CASE("topology.yaml: malformed input is refused at its line", "[slurm]") {
     CHECK_THAT(yaml_error("- topology: t\n  tree:\n    switches:\n      - switch: s1\n"
                           "        nodes: a\n        children: s2\n"),
                StartsWith("bad.yaml:4: ") && Contains("both nodes: and children:"));
+    // A fuzzing finding: names with blanks, which no fabric may hold.
+    CHECK_THAT(yaml_error("- topology: t\n  tree:\n    switches:\n      - switch: \"s 1\"\n"
+                          "        nodes: n1\n"),
+               StartsWith("bad.yaml:4: ") && Contains("switch name 's 1' is not a single word"));
+    CHECK_THAT(yaml_error("- topology: t\n  block:\n    blocks:\n      - block: \"b\\t1\"\n"
+                          "        nodes: n1\n"),
+               StartsWith("bad.yaml:4: ") && Contains("is not a single word"));
+    CHECK_THAT(yaml_error("- topology: t\n  tree:\n    switches:\n      - switch: ''\n"
+                          "        nodes: n1\n"),
+               StartsWith("bad.yaml:4: ") && Contains("switch name '' is not a single word"));
     CHECK_THAT(yaml_error("- topology: t\n  tree:\n    switches: [\n"),
                StartsWith("bad.yaml:") && !StartsWith("bad.yaml: "));
     CHECK_THAT(yaml_error("- topology: r\n  cluster_default: true\n  ring:\n    rings: []\n"),

@@ -707,6 +707,22 @@ TEST_CASE("archive: malformed archives are rejected with file and line", "[archi
         CHECK(f.line == last_line);
         CHECK_THAT(f.message, StartsWith(fmt::format("bad.xml:{}: ", last_line)));
     }
+    SECTION("a type without a PU, or an object with memory but no PU below it (finding A1)") {
+        // The builder refuses objects with nothing below them; with memory
+        // below, only the archive's rule refuses them. Every PU of the
+        // types made a NUMA node, or one.
+        const std::string memory = "<memory type=\"NUMANode\" />";
+        std::string all = good, one = good;
+        for (std::size_t at; (at = all.find("<object type=\"PU\"")) != std::string::npos;)
+            all.replace(at, all.find('\n', at) - at, memory);
+        const std::size_t at = one.find("<object type=\"PU\"");
+        REQUIRE(at != std::string::npos);
+        one.replace(at, one.find('\n', at) - at, memory);
+        for (const std::string& text : {all, one}) {
+            const ArchiveFailure f = archive_error(text);
+            check_failure(f, line_of(text, "<object type=\"Machine\""), "has no PU below it");
+        }
+    }
     SECTION("wrong root element") {
         const std::string text = replace_once(replace_once(good, "<nettopo ", "<topology "),
                                               "</nettopo>", "</topology>");
