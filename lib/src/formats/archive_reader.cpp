@@ -213,12 +213,13 @@ private:
                 fail(root, err.what());
             }
             // The format's rule (archive-format.md): PUs are the leaves,
-            // every other object has a PU below it. A type without one would
-            // make machines of no PE, whose PE ranges wrap (finding A1).
+            // every other object has a PU below it but a Group holding only
+            // memory (hwloc's CPU-less Group above a CPU-less NUMA node). An
+            // object with no PU would get a PE range that wraps (finding A1).
             for (const TreeObject& o : tree.objects())
-                if (o.type != ObjectType::PU && o.pu_count == 0)
+                if (o.type != ObjectType::PU && o.type != ObjectType::Group && o.pu_count == 0)
                     fail(root, fmt::format("a {} of type {} has no PU below it (every object "
-                                           "but a PU has one)",
+                                           "but a PU, or a Group holding only memory, has one)",
                                            to_string(o.type), n));
             MachineType type(text(t, "description"), std::move(tree), request, lat);
             if (std::string_view level = text(t, "node-level");
