@@ -53,16 +53,21 @@ temporaries_of() { find "$work" -maxdepth 1 -name "$(basename "$1").tmp.*" -prin
 run_trials() {
     local name="$1" kind="$2" target="$3" old="$4" new="$5"
     shift 5
-    # Calibration: how long the write lasts once its temporary is open.
-    rm -f "$target"
-    "$@" >/dev/null 2>"$work/stderr" &
-    local pid=$! t0 t1
-    wait_for_write "$pid"
-    t0=$(now_ms)
-    wait "$pid" || fail "$name: the calibration run failed: $(cat "$work/stderr")"
-    t1=$(now_ms)
-    cmp -s "$target" "$new" || fail "$name: a complete run does not write the expected bytes"
-    local write_ms=$((t1 - t0 + 1))
+    # Calibration: how long the write lasts once its temporary is open, the
+    # shortest of three runs (a first run on a cold cache lasts far longer,
+    # and kills timed by it would mostly come after the write).
+    local pid t0 t1 write_ms=0 run
+    for run in 1 2 3; do
+        rm -f "$target"
+        "$@" >/dev/null 2>"$work/stderr" &
+        pid=$!
+        wait_for_write "$pid"
+        t0=$(now_ms)
+        wait "$pid" || fail "$name: the calibration run failed: $(cat "$work/stderr")"
+        t1=$(now_ms)
+        cmp -s "$target" "$new" || fail "$name: a complete run does not write the expected bytes"
+        ((write_ms == 0 || t1 - t0 + 1 < write_ms)) && write_ms=$((t1 - t0 + 1))
+    done
     echo "$name: the write lasts about $write_ms ms, through a temporary: $temporary_kind"
     [[ $temporary_kind == "$kind" ]] || fail "$name: expected a $kind temporary, saw $temporary_kind"
     local signal
@@ -81,6 +86,8 @@ run_trials() {
             local expected_code=$((128 + $(kill -l "$signal")))
             if [[ $code -eq 0 ]]; then
                 completed=$((completed + 1))
+                # The write took less than the wait: later kills come sooner.
+                ((ms < write_ms)) && write_ms=$((ms > 0 ? ms : 1))
             elif [[ $code -eq $expected_code ]]; then
                 killed=$((killed + 1))
             else
