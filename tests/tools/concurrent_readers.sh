@@ -17,7 +17,6 @@ gen="$bin/nettopo-gen"
 query="$bin/nettopo-query"
 rewrites=${REWRITES:-60}
 
-pass() { echo "ok:   $*"; }
 
 # The two topologies and their summaries, each read alone.
 "$gen" torus --dims 20x20x20 -o "$work/a.xml" -q

@@ -27,7 +27,6 @@ seed=${SEED:-$((${EPOCHREALTIME/./} % 32768))}
 RANDOM=$seed
 echo "seed $seed, $trials trials per writer and signal"
 
-pass() { echo "ok:   $*"; }
 now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
 
 # Waits until process PID has a temporary of the write open (an unnamed file,

@@ -15,7 +15,6 @@ other="$root/tests/golden/inputs/ring4.topo"
 bad="$root/tests/golden/inputs/errors/syntax-error.topo"
 newer="$root/tests/golden/inputs/errors/newer-version.xml"
 
-pass() { echo "ok:   $*"; }
 
 # Runs discover with the given arguments; sets $code and $stderr_text.
 run_discover() {

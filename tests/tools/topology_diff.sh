@@ -29,7 +29,6 @@ if [[ ! -f "$dump" || ! -d "$exports" ]]; then
     exit 77
 fi
 
-pass() { echo "ok:   $*"; }
 
 # assemble DUMP EXPORT_DIR OUT: the cluster of these sources, as an archive.
 assemble() {
