@@ -432,9 +432,13 @@ Cluster read_archive_buffer(std::string_view buffer, const std::string& source_n
 } // namespace detail
 
 Cluster read_archive(std::istream& in, const std::string& source_name, Progress* progress) {
-    const std::string buffer{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     LoadOptions options;
     options.progress = progress;
+    return read_archive(in, source_name, options);
+}
+
+Cluster read_archive(std::istream& in, const std::string& source_name, const LoadOptions& options) {
+    const std::string buffer{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     return detail::read_archive_buffer(buffer, source_name, options);
 }
 

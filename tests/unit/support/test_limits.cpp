@@ -3,6 +3,7 @@
 // G1, G2) refused at once.
 #include "nettopo/fabric/fabric.hpp"
 #include "nettopo/families/family.hpp"
+#include "nettopo/formats/archive.hpp"
 #include "nettopo/formats/description.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/gen/generate.hpp"
@@ -156,6 +157,19 @@ TEST_CASE("archive: the declared counts are held to the limits before a name is 
     const InputError l = input_error([&] { load_cluster(archive(2, 3), options); });
     CHECK_THAT(l.what(), Contains("links: 3, more than the limit of 2"));
     CHECK(l.remedy() == Remedy::raise_link_limit);
+    // read_archive on a stream takes the same options (a program reading
+    // archives it did not write, the fuzz targets), and by default the defaults.
+    auto read = [](const std::string& path, const LoadOptions& o) {
+        std::ifstream in(path);
+        return read_archive(in, "stream.xml", o);
+    };
+    CHECK(read(archive(2, 2), options).num_switches() == 2);
+    CHECK_THAT(input_error([&] { read(archive(3, 2), options); }).what(),
+               Contains("stream.xml:1: machines and switches: 4, more than the limit of 3"));
+    CHECK_THAT(input_error([&] { read(archive(2, 3), options); }).what(),
+               Contains("stream.xml:1: links: 3, more than the limit of 2"));
+    std::ifstream in(archive(3, 2));
+    CHECK(read_archive(in, "stream.xml").num_switches() == 3);
     // Finding A2: a run of 4,294,967,294 switches ran 21.6 s to 3.5 GB.
     const double s = seconds([&] {
         const InputError a2 =

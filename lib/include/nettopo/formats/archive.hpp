@@ -4,6 +4,7 @@
 // leave out the fields that repeat the line above) and exact.
 #pragma once
 
+#include "nettopo/formats/load.hpp"
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/model/progress.hpp"
 
@@ -30,5 +31,9 @@ void save_archive(const Cluster& cluster, const std::string& path, Progress* pro
 // Throws InputError naming source_name on a malformed or newer archive.
 Cluster read_archive(std::istream& in, const std::string& source_name,
                      Progress* progress = nullptr);
+// The same, held to options.build.limits (limits.hpp) and told progress
+// through options.progress: a program reading archives it did not write
+// can lower the limits below the defaults.
+Cluster read_archive(std::istream& in, const std::string& source_name, const LoadOptions& options);
 
 } // namespace nettopo
