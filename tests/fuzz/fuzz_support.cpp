@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <sstream>
 #include <unistd.h>
 
@@ -67,66 +68,23 @@ Cluster read_back_archive(const std::string& text) {
                 [&] { return read_archive(in, "written.xml"); });
 }
 
+Limits fuzz_limits() {
+    Limits limits;
+    limits.max_vertices = std::uint64_t{1} << 14;
+    limits.max_links = std::uint64_t{1} << 16;
+    limits.max_generated_bytes = std::uint64_t{64} << 20;
+    return limits;
+}
+
+LoadOptions fuzz_load_options() {
+    LoadOptions options;
+    options.build.limits = fuzz_limits();
+    return options;
+}
+
 namespace {
 
-bool is_digit(char c) {
-    return c >= '0' && c <= '9';
-}
-
-// The number at text[i...], saturated far above any bound.
-std::uint64_t number_at(std::string_view text, std::size_t& i) {
-    std::uint64_t n = 0;
-    while (i < text.size() && is_digit(text[i])) {
-        n = n > (1ULL << 40) ? n : n * 10 + static_cast<std::uint64_t>(text[i] - '0');
-        ++i;
-    }
-    return n;
-}
-
-bool is_blank(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-} // namespace
-
-bool names_more_than(std::string_view text, std::uint64_t bound) {
-    std::uint64_t word_product = 1;
-    for (std::size_t i = 0; i < text.size();) {
-        if (is_blank(text[i])) {
-            word_product = 1;
-            ++i;
-            continue;
-        }
-        if (!is_digit(text[i])) {
-            ++i;
-            continue;
-        }
-        const std::size_t start = i;
-        const std::uint64_t a = number_at(text, i);
-        // count="N", count=N, Count: N, and any number right after "count".
-        if (start >= 2 &&
-            (text[start - 1] == '"' || text[start - 1] == '=' || text[start - 1] == ' ') &&
-            text.substr(start >= 8 ? start - 8 : 0, start >= 8 ? 8 : start).find("ount") !=
-                std::string_view::npos &&
-            a > bound)
-            return true;
-        if (i + 1 < text.size() && text[i] == '-' && is_digit(text[i + 1])) {
-            ++i;
-            const std::uint64_t b = number_at(text, i);
-            const std::uint64_t width = b >= a ? b - a + 1 : 1;
-            if (width > bound) return true;
-            word_product *= width;
-            if (word_product > bound) return true;
-        }
-    }
-    return false;
-}
-
-TempFile::TempFile(std::string_view bytes, std::string_view suffix) {
-    std::string pattern = "/tmp/nettopo-fuzz-XXXXXX" + std::string(suffix);
-    const int fd = mkstemps(pattern.data(), static_cast<int>(suffix.size()));
-    if (fd < 0) fail("cannot create a temporary file");
-    path_ = pattern;
+void write_all(int fd, std::string_view bytes) {
     const char* p = bytes.data();
     std::size_t left = bytes.size();
     while (left > 0) {
@@ -135,11 +93,39 @@ TempFile::TempFile(std::string_view bytes, std::string_view suffix) {
         p += n;
         left -= static_cast<std::size_t>(n);
     }
+}
+
+} // namespace
+
+TempFile::TempFile(std::string_view bytes, std::string_view suffix) {
+    std::string pattern = "/tmp/nettopo-fuzz-XXXXXX" + std::string(suffix);
+    const int fd = mkstemps(pattern.data(), static_cast<int>(suffix.size()));
+    if (fd < 0) fail("cannot create a temporary file");
+    path_ = pattern;
+    write_all(fd, bytes);
     ::close(fd);
 }
 
 TempFile::~TempFile() {
     ::unlink(path_.c_str());
+}
+
+TempDir::TempDir() {
+    std::string pattern = "/tmp/nettopo-fuzz-XXXXXX";
+    if (mkdtemp(pattern.data()) == nullptr) fail("cannot create a temporary directory");
+    path_ = pattern;
+}
+
+TempDir::~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+}
+
+void write_file(const std::string& path, std::string_view bytes) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) fail("cannot create a temporary file", path);
+    write_all(fd, bytes);
+    ::close(fd);
 }
 
 } // namespace nettopo::fuzz

@@ -18,10 +18,9 @@ using namespace nettopo::fuzz;
 
 NETTOPO_FUZZ_TARGET(load) {
     const std::string_view text = text_of(data, size);
-    if (names_more_than(text, 1 << 16)) return;
     const TempFile file(text);
     const ChildProcessSandbox sandbox;
-    LoadOptions options;
+    LoadOptions options = fuzz_load_options();
     options.hwloc_sandbox = &sandbox;
     std::optional<Cluster> cluster;
     if (!accepted([&] { cluster.emplace(load_cluster(file.path(), options)); },

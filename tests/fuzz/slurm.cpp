@@ -46,11 +46,11 @@ std::string again(const std::string& text, const std::string& source) {
 
 NETTOPO_FUZZ_TARGET(slurm) {
     const std::string text(text_of(data, size));
-    if (names_more_than(text, 1 << 16)) return;
     const std::string source = "fuzz.conf";
     std::istringstream in(text);
     Fabric fabric;
-    if (!accepted([&] { fabric = read_slurm_topology(in, source); }, Refusal::input_named, source))
+    if (!accepted([&] { fabric = read_slurm_topology(in, source, fuzz_limits()); },
+                  Refusal::input_named, source))
         return;
     check_fabric(fabric);
     const auto cluster = assembled(fabric);
