@@ -34,11 +34,11 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, str(Path(__file__).parent))
-from real_exports import check_exports, oracle_inputs, real_exports  # noqa: E402
+from real_exports import check_exports, oracle_inputs, real_exports, sampled  # noqa: E402
 
 SAMPLE_PER_CLUSTER = 8  # cluster exports checked per cluster (seeded)
 ALL_PAIRS_UP_TO = 40  # PUs; bigger machines get a sample of pairs
-SAMPLED_PAIRS = 1500
+SAMPLED_PAIRS = sampled(1500)
 
 
 class Failure(Exception):
@@ -252,7 +252,7 @@ def main():
         return inputs
     bin_dir, data = inputs
     rng = random.Random(13)
-    files = real_exports(data, rng, SAMPLE_PER_CLUSTER)
+    files = real_exports(data, rng, sampled(SAMPLE_PER_CLUSTER))
     return check_exports(files, data, lambda xml: check_file(bin_dir, xml, rng), Failure,
                          "agree with hwloc")
 
