@@ -31,7 +31,9 @@ while [ "$spent" -lt "$budget" ]; do
         "$here/run_fuzz.sh" "$fuzzer" "$target" "$seconds" "$work" \
         -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -timeout="$timeout" \
         >"$log" 2>&1 || true
-    read -r wall user sys <"$work/$target.time"
+    # The last line: /usr/bin/time puts "Command exited with non-zero status
+    # N" before it when libFuzzer stops on a finding it does not ignore.
+    read -r wall user sys < <(tail -n 1 "$work/$target.time")
     cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%d", u + s + 0.5 }')
     # A run that used no processor time would loop for ever: stop and say so.
     if [ "$cpu" -lt 1 ]; then
