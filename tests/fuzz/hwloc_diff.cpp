@@ -66,8 +66,9 @@ NETTOPO_FUZZ_TARGET(hwloc_diff) {
     static const std::map<std::string, fs::path> references = find_references();
     const std::string_view text = text_of(data, size);
     const TempDir dir;
-    if (const auto ref = refname_of(text); ref && references.contains(*ref))
-        fs::create_symlink(references.at(*ref), dir.path() / *ref);
+    if (const auto ref = refname_of(text))
+        if (const auto found = references.find(*ref); found != references.end())
+            fs::create_symlink(found->second, dir.path() / *ref);
     const std::string diff = (dir.path() / "fuzz.diff.xml").string();
     write_file(diff, text);
     const ChildProcessSandbox sandbox;

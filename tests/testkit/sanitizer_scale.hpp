@@ -1,19 +1,15 @@
 // How many random cases a test draws: all of them in a normal build, a
-// quarter under AddressSanitizer, whose unoptimised code runs the exhaustive
-// checks (every pair of a tree's PUs, ...) 10 to 30 times slower. The same
-// paths, a smaller sample: the release build of the suite draws every case.
+// quarter in a sanitizer build (NETTOPO_SANITIZED, defined by CMake with
+// NETTOPO_SANITIZE, as it sets the variable of that name for the scripts),
+// whose unoptimised code runs the exhaustive checks (every pair of a tree's
+// PUs, ...) 10 to 30 times slower. The same paths, a smaller sample: the
+// release build of the suite draws every case.
 #pragma once
 
 namespace nettopo::test {
 
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef NETTOPO_SANITIZED
 inline constexpr int sanitizer_divisor = 4;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-inline constexpr int sanitizer_divisor = 4;
-#else
-inline constexpr int sanitizer_divisor = 1;
-#endif
 #else
 inline constexpr int sanitizer_divisor = 1;
 #endif

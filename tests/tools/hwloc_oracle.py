@@ -252,7 +252,7 @@ def main():
         return inputs
     bin_dir, data = inputs
     rng = random.Random(13)
-    files = real_exports(data, rng, sampled(SAMPLE_PER_CLUSTER))
+    files = real_exports(data, rng, SAMPLE_PER_CLUSTER)
     return check_exports(files, data, lambda xml: check_file(bin_dir, xml, rng), Failure,
                          "agree with hwloc")
 

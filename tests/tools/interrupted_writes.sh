@@ -124,8 +124,8 @@ run_trials() {
 }
 
 # The sources: a 512,000-machine torus (its archive is 20 MB) and a 216,000-machine one
-# (a 46 MB image), an eighth of that under a sanitizer, read from images so that the tools' time goes to writing; the
-# old files are those of a small torus.
+# (a 46 MB image), an eighth of that under a sanitizer, read from images so that the
+# tools' time goes to writing; the old files are those of a small torus.
 "$gen" torus --dims "$archive_dims" -o "$work/new.xml" -q
 "$query" -q -i "$work/new.xml" index --kind none -o "$work/archive-source.ntimg" >/dev/null
 "$gen" torus --dims "$image_dims" -o "$work/image-source.xml" -q

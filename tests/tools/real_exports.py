@@ -6,7 +6,7 @@ oracle_inputs(usage, tools): see below.
 sampled(count): count, or a quarter of it in a sanitizer build (SANITIZED).
 
 real_exports(data, rng, per_cluster): every export of DATA/hwloc-xml/ and a
-seeded sample of PER_CLUSTER full exports (not topology diffs) of each
+seeded sample of sampled(PER_CLUSTER) full exports (not topology diffs) of each
 DATA/clusters/*/hwloc/.
 
 check_exports(files, data, check, failure, agree): runs check(xml) on each
@@ -18,6 +18,7 @@ import os
 import random
 import shutil
 import sys
+from pathlib import Path
 
 # Set by the sanitize build's tests: its tools run 10 to 30 times slower, so
 # the oracles check a quarter of their samples there (the release build
@@ -28,8 +29,6 @@ SANITIZED = os.environ.get("NETTOPO_SANITIZED") == "1"
 def sampled(count):
     """COUNT, or a quarter of it (at least 1) in a sanitizer build."""
     return max(1, count // 4) if SANITIZED else count
-
-from pathlib import Path
 
 
 def oracle_inputs(usage, tools):
@@ -55,7 +54,7 @@ def real_exports(data, rng, per_cluster):
     files = sorted((Path(data) / "hwloc-xml").glob("*.xml"))
     for cluster in sorted((Path(data) / "clusters").glob("*/hwloc")):
         exports = sorted(f for f in cluster.glob("*.xml") if not f.name.endswith(".diff.xml"))
-        files += sorted(rng.sample(exports, min(per_cluster, len(exports))))
+        files += sorted(rng.sample(exports, min(sampled(per_cluster), len(exports))))
     return files
 
 
@@ -86,5 +85,5 @@ def run_oracle(doc, tools, per_cluster, check_file, failure, agree):
         return inputs
     bin_dir, data = inputs
     rng = random.Random(14)
-    files = real_exports(data, rng, sampled(per_cluster))
+    files = real_exports(data, rng, per_cluster)
     return check_exports(files, data, lambda xml: check_file(bin_dir, xml, rng), failure, agree)
