@@ -4,6 +4,7 @@
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
 namespace nettopo {
@@ -38,6 +39,14 @@ CommModel::CommModel(const Cluster& cluster, const CommModelOptions& options)
     : cluster_(&cluster), options_(options) {
     if (!(options.intra_machine_gbps > 0) || !(options.default_link_gbps > 0))
         throw UsageError("bandwidths of the communication model must be > 0");
+    for (const double v :
+         {options.network_costs.overhead_seconds, options.network_costs.gap_seconds,
+          options.intra_machine_costs.overhead_seconds, options.intra_machine_costs.gap_seconds,
+          options.min_round_seconds})
+        if (!(v >= 0) || !std::isfinite(v))
+            throw UsageError("message overheads, gaps and the round floor must be finite and >= 0");
+    software_costs_ = options.network_costs.any() || options.intra_machine_costs.any() ||
+                      options.min_round_seconds > 0;
     require_connected(cluster);
     index_ =
         options.kept_index
@@ -71,6 +80,22 @@ double CommModel::bandwidth_gbps(PeId a, PeId b) const {
 double CommModel::transfer_seconds(PeId a, PeId b, double bytes) const {
     if (a == b) return 0;
     return latency_ns(a, b) * 1e-9 + bytes * 8 / (bandwidth_gbps(a, b) * 1e9);
+}
+
+const MessageCosts& CommModel::message_costs(PeId a, PeId b) const {
+    static constexpr MessageCosts none{};
+    if (a == b) return none;
+    return cluster_->machine_of(a) == cluster_->machine_of(b) ? options_.intra_machine_costs
+                                                              : options_.network_costs;
+}
+
+double CommModel::send_seconds(PeId a, PeId b) const {
+    const MessageCosts& c = message_costs(a, b);
+    return std::max(c.overhead_seconds, c.gap_seconds);
+}
+
+double CommModel::receive_seconds(PeId a, PeId b) const {
+    return message_costs(a, b).overhead_seconds;
 }
 
 std::vector<MachineId> CommModel::adjacent_machines(MachineId m) const {

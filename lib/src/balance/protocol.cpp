@@ -35,6 +35,10 @@ Network::Network(const CommModel& model, const FaultModel& faults,
     if (!(faults.loss_probability >= 0 && faults.loss_probability <= 1) ||
         !(faults.delay_probability >= 0 && faults.delay_probability <= 1))
         throw UsageError("fault probabilities must lie in [0, 1]");
+    if (model.has_software_costs()) {
+        send_busy_.assign(num_pes_, 0.0);
+        receive_busy_.assign(num_pes_, 0.0);
+    }
 }
 
 Network make_network(const BalanceInput& in, const StrategyOptions& options, std::uint64_t salt) {
@@ -45,6 +49,11 @@ Network make_network(const BalanceInput& in, const StrategyOptions& options, std
 
 bool Network::send(const Message& m) {
     ++sent_;
+    // The sender pays for a message even when the network then loses it.
+    if (!send_busy_.empty()) {
+        if (send_busy_[m.src] == 0 && receive_busy_[m.src] == 0) busy_pes_.push_back(m.src);
+        send_busy_[m.src] += model_->send_seconds(PeId(m.src), PeId(m.dst));
+    }
     if (faults_.loss_probability > 0 && uniform01(rng_) < faults_.loss_probability) {
         ++lost_;
         return false;
@@ -66,7 +75,22 @@ std::span<const Message> Network::next_round() {
     double slowest = 0;
     for (const Message& m : delivered_)
         slowest = std::max(slowest, model_->transfer_seconds(PeId(m.src), PeId(m.dst), m.bytes));
-    seconds_ += slowest;
+    if (send_busy_.empty()) {
+        seconds_ += slowest;
+        return delivered_;
+    }
+    for (const Message& m : delivered_) {
+        if (send_busy_[m.dst] == 0 && receive_busy_[m.dst] == 0) busy_pes_.push_back(m.dst);
+        receive_busy_[m.dst] += model_->receive_seconds(PeId(m.src), PeId(m.dst));
+    }
+    double sending = 0, receiving = 0;
+    for (std::uint32_t p : busy_pes_) {
+        sending = std::max(sending, send_busy_[p]);
+        receiving = std::max(receiving, receive_busy_[p]);
+        send_busy_[p] = receive_busy_[p] = 0;
+    }
+    busy_pes_.clear();
+    seconds_ += std::max(model_->min_round_seconds(), sending + slowest + receiving);
     return delivered_;
 }
 
@@ -75,7 +99,12 @@ void Network::collective() {
         double slowest_ns = 0;
         for (std::uint32_t p = 1; p < num_pes_; ++p)
             slowest_ns = std::max(slowest_ns, model_->latency_ns(PeId(0), PeId(p)));
+        // o of the slowest pair's kind: the network's when the job spans machines.
+        double overhead = 0;
+        for (std::uint32_t p = 1; p < num_pes_; ++p)
+            overhead = std::max(overhead, model_->receive_seconds(PeId(0), PeId(p)));
         collective_seconds_ = 2.0 * ceil_log2(num_pes_) * slowest_ns * 1e-9;
+        if (overhead > 0) collective_seconds_ += 2.0 * ceil_log2(num_pes_) * 2 * overhead;
     }
     ++collectives_;
     seconds_ += collective_seconds_;

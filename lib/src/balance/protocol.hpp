@@ -51,12 +51,18 @@ public:
     // fault model delays it, never when it loses it (returns false then).
     bool send(const Message& m);
     // Advances one round; the messages delivered in it, in the order sent.
+    // The round costs the slowest of them (latency + bytes / bandwidth);
+    // with software costs (CommModel::has_software_costs), also the busiest
+    // sender's max(o, g) per message sent in the round before, the busiest
+    // receiver's o per message delivered, and at least min_round_seconds,
+    // even when nothing arrives (a PE waiting for a reply or a timeout).
     std::span<const Message> next_round();
     bool idle() const { return in_flight_ == 0; }
 
     // A reduction or broadcast of the runtime: reliable, counted apart, and
     // charged a tree's depth of the slowest latency out of PE 0, both ways
-    // (reduce then broadcast): 2 ceil(log2 P) L.
+    // (reduce then broadcast): 2 ceil(log2 P) L; with message overheads,
+    // 2 ceil(log2 P) (L + 2o), a level's sender and receiver each paying o.
     void collective();
     // Rounds a sender waits for the reply to an offer sent in round r:
     // max(2, reply_timeout_rounds), 2 being the fault-free round trip.
@@ -75,6 +81,9 @@ private:
     std::vector<std::vector<Message>> buckets_; // ring: a round's deliveries
     std::vector<Message> delivered_;
     std::uint64_t in_flight_ = 0, sent_ = 0, lost_ = 0, collectives_ = 0;
+    // Software costs of the round in progress, per PE (only with them).
+    std::vector<double> send_busy_, receive_busy_;
+    std::vector<std::uint32_t> busy_pes_;
     double seconds_ = 0, collective_seconds_ = -1;
 };
 

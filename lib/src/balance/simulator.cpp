@@ -35,11 +35,16 @@ MappingCost mapping_cost(const CommModel& model, const TaskGraph& graph,
                          std::span<const PeId> mapping) {
     MappingCost c;
     c.comm_seconds.assign(model.cluster().num_pes(), 0.0);
+    const bool software = model.has_software_costs();
     for (const TaskEdge& e : graph.edges()) {
         const PeId pa = mapping[e.a.value], pb = mapping[e.b.value];
         if (pa == pb) continue;
         c.comm_seconds[pa.value] += model.transfer_seconds(pa, pb, e.bytes / 2);
         c.comm_seconds[pb.value] += model.transfer_seconds(pb, pa, e.bytes / 2);
+        if (!software) continue;
+        // One message each way: each end sends one and receives one.
+        c.comm_seconds[pa.value] += model.send_seconds(pa, pb) + model.receive_seconds(pb, pa);
+        c.comm_seconds[pb.value] += model.send_seconds(pb, pa) + model.receive_seconds(pa, pb);
     }
     c.bytes = communication_cost(model, graph, mapping);
     return c;
@@ -76,21 +81,32 @@ SimulationResult run(const CommModel& model, const Workload& workload, const Str
             throw UsageError(
                 fmt::format("PE {}: speed must be a finite number > 0, not {}", p, speeds[p]));
 
+    const StepCosts& costs = options.step_costs;
+    costs.check();
+
     SimulationResult r;
     r.strategy = strategy ? std::string(strategy->name()) : "none";
     std::vector<PeId> mapping = workload.initial_mapping(num_pes);
     MappingCost cost = mapping_cost(model, workload.graph(), mapping);
     std::vector<double> loads, pe_load(num_pes), measured(n, 0.0);
-    std::vector<double> received(num_pes, 0.0);
+    std::vector<double> received(num_pes, 0.0), busy(num_pes, 0.0);
+    std::vector<double> seen; // the loads the strategy sees, with noise
     std::uint32_t loads_phase = 0;
     bool have_loads = false;
     std::uint32_t since_step = 0; // iterations measured since the previous step
 
     const std::uint32_t iterations = params.iterations, every = params.every;
     // A balancing step of the strategy on `in`, its costs and its migrations.
+    // in: the loads measured; the strategy sees them with noise, if any.
     const auto step_of = [&](const BalanceInput& in) {
+        BalanceInput noisy = in;
+        if (costs.load_noise > 0) {
+            seen.assign(in.task_loads.begin(), in.task_loads.end());
+            apply_load_noise(seen, costs.load_noise, params.seed, in.step);
+            noisy.task_loads = seen;
+        }
         const auto start = std::chrono::steady_clock::now();
-        BalanceOutcome out = strategy->balance(in);
+        BalanceOutcome out = strategy->balance(noisy);
         const double wall =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         check_outcome(*strategy, out, n, num_pes);
@@ -104,18 +120,37 @@ SimulationResult run(const CommModel& model, const Workload& workload, const Str
         r.rounds += out.rounds;
         r.max_avg_after += max_avg(pe_loads(in, out.mapping));
 
-        bool moved = false;
+        std::uint64_t moves = 0;
         for (std::uint32_t t = 0; t < n; ++t) {
             const PeId from = mapping[t], to = out.mapping[t];
             if (from == to) continue;
-            moved = true;
-            ++r.migrations;
+            ++moves;
             r.migration_bytes += params.task_bytes;
             received[to.value] += model.transfer_seconds(from, to, params.task_bytes);
+            if (costs.migration_seconds_per_task > 0) {
+                busy[from.value] += costs.migration_seconds_per_task;
+                busy[to.value] += costs.migration_seconds_per_task;
+            }
         }
-        if (moved) {
+        r.migrations += moves;
+        if (strategy->distributed()) {
+            if (costs.local_seconds_per_task > 0) {
+                std::vector<std::uint32_t> held(num_pes, 0);
+                for (const PeId p : mapping) ++held[p.value];
+                r.decision_seconds += costs.local_seconds_per_task *
+                                      double(*std::max_element(held.begin(), held.end()));
+            }
+        } else if (costs.gather_statistics) {
+            r.decision_seconds +=
+                statistics_gather_seconds(model, workload.graph(), mapping, costs) +
+                decision_broadcast_seconds(model, moves, costs);
+        }
+        if (moves > 0) {
+            if (costs.migration_seconds_per_task > 0)
+                for (std::uint32_t p = 0; p < num_pes; ++p) received[p] += busy[p];
             r.migration_seconds += *std::max_element(received.begin(), received.end());
             std::fill(received.begin(), received.end(), 0.0);
+            std::fill(busy.begin(), busy.end(), 0.0);
             mapping = std::move(out.mapping);
             cost = mapping_cost(model, workload.graph(), mapping);
         }

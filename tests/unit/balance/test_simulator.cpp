@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <limits>
 #include <random>
 
@@ -63,8 +64,11 @@ double max_avg(const std::vector<double>& loads, const std::vector<PeId>& m,
 }
 
 // Every iteration on its own, costs recomputed from the task graph's CSR.
+// With costs: each message's o and g, statistics gathered to PE 0 and the
+// decision broadcast (rewritten here, not the library's), noise from
+// apply_load_noise (tested on its own), fixed costs per migration.
 SimulationResult replay(const CommModel& model, const Workload& w, const Strategy* s,
-                        std::vector<double> speed) {
+                        std::vector<double> speed, const StepCosts& costs = {}) {
     const std::uint32_t pes = model.cluster().num_pes(), n = w.num_tasks();
     if (speed.empty()) speed.assign(pes, 1.0);
     const LbTestParams& prm = w.params();
@@ -83,6 +87,10 @@ SimulationResult replay(const CommModel& model, const Workload& w, const Strateg
                 const PeId a = map[t], b = map[partners[k].value];
                 if (a == b) continue;
                 busy[a.value] += model.transfer_seconds(a, b, bytes[k] / 2);
+                if (model.has_software_costs()) {
+                    busy[a.value] += model.send_seconds(a, b);
+                    busy[b.value] += model.receive_seconds(a, b);
+                }
                 r.hop_bytes += bytes[k] * model.hops(a, b) / 2;
                 r.latency_bytes += bytes[k] * model.latency_ns(a, b) / 2;
             }
@@ -92,10 +100,43 @@ SimulationResult replay(const CommModel& model, const Workload& w, const Strateg
         ++since;
         if ((it + 1) % prm.every != 0 || it + 1 >= prm.iterations) continue;
         for (double& m : measured) m /= since;
-        const BalanceInput in{model, measured, w.graph(), {}, map, r.steps};
+        std::vector<double> noisy = measured;
+        apply_load_noise(noisy, costs.load_noise, prm.seed, r.steps);
+        const BalanceInput in{model, noisy, w.graph(), {}, map, r.steps};
         // Without a strategy the mapping stays: an outcome that keeps it.
         const BalanceOutcome out = s ? s->balance(in) : BalanceOutcome{map};
-        r.decision_seconds += out.protocol_seconds;
+        // A centralised strategy's decision is its wall time, not measured here.
+        if (!s || s->distributed()) r.decision_seconds += out.protocol_seconds;
+        std::uint64_t moves = 0;
+        for (std::uint32_t t = 0; t < n; ++t) moves += out.mapping[t] != map[t];
+        if (s && s->distributed()) {
+            std::vector<double> held(pes, 0.0);
+            for (PeId q : map) held[q.value] += 1;
+            r.decision_seconds +=
+                costs.local_seconds_per_task * *std::max_element(held.begin(), held.end());
+        } else if (s && costs.gather_statistics && pes > 1) {
+            double longest = 0, serial = 0, sender = 0, level = 0, narrowest = 1e300;
+            for (std::uint32_t q = 1; q < pes; ++q) {
+                double bytes = costs.stats_bytes_per_pe;
+                for (std::uint32_t t = 0; t < n; ++t)
+                    if (map[t].value == q)
+                        bytes += costs.stats_bytes_per_task +
+                                 costs.stats_bytes_per_edge * w.graph().partners(TaskId(t)).size();
+                const PeId pq(q), root(0);
+                longest = std::max(longest, model.latency_ns(pq, root) * 1e-9);
+                serial += model.receive_seconds(pq, root) +
+                          bytes * 8 / (model.bandwidth_gbps(pq, root) * 1e9);
+                sender = std::max(sender, model.send_seconds(pq, root));
+                level =
+                    std::max(level, model.send_seconds(root, pq) + model.receive_seconds(root, pq));
+                narrowest = std::min(narrowest, model.bandwidth_gbps(root, pq));
+            }
+            const double list =
+                costs.stats_bytes_per_pe + costs.decision_bytes_per_migration * moves;
+            r.decision_seconds +=
+                sender + longest + serial +
+                std::ceil(std::log2(pes)) * (longest + level + list * 8 / (narrowest * 1e9));
+        }
         r.messages += out.messages;
         r.messages_lost += out.messages_lost;
         r.rounds += out.rounds;
@@ -107,7 +148,9 @@ SimulationResult replay(const CommModel& model, const Workload& w, const Strateg
                 ++r.migrations;
                 r.migration_bytes += prm.task_bytes;
                 in_time[out.mapping[t].value] +=
-                    model.transfer_seconds(map[t], out.mapping[t], prm.task_bytes);
+                    model.transfer_seconds(map[t], out.mapping[t], prm.task_bytes) +
+                    costs.migration_seconds_per_task;
+                in_time[map[t].value] += costs.migration_seconds_per_task;
             }
         r.migration_seconds += *std::max_element(in_time.begin(), in_time.end());
         map = out.mapping;
@@ -229,6 +272,52 @@ TEST_CASE("simulator: agrees with a naive replay on random small runs", "[balanc
         for (std::size_t k = 0; k < s.steps.size(); ++k) CHECK(s.steps[k] == k);
         // Without a strategy: the same replay, no steps.
         check_same(simulate(model, w, nullptr, options), replay(model, w, nullptr, speed), true);
+    }
+}
+
+TEST_CASE("simulator: every cost against the naive replay", "[balance][simulator][costs]") {
+    std::mt19937_64 rng(77);
+    const char* clusters[] = {
+        "complete --machines 2 --machine 'core:2 pu:1' --latency all=700 --bandwidth all=10",
+        "ring --machines 3 --machine 'core:2 pu:1'",
+        "complete --machines 1 --machine 'core:3 pu:1'",
+    };
+    const auto draw = [&](double scale) { return rng() % 3 == 0 ? 0.0 : scale * (rng() % 100); };
+    for (int round = 0; round < 45; ++round) {
+        const Cluster cluster = generate_from_spec(clusters[round % 3]);
+        CommModelOptions mo;
+        mo.network_costs = {draw(1e-7), draw(1e-7)};
+        mo.intra_machine_costs = {draw(1e-8), draw(1e-8)};
+        mo.min_round_seconds = draw(1e-6);
+        const CommModel model(cluster, mo);
+        LbTestParams p;
+        p.tasks = 1 + rng() % 14;
+        p.pattern = round % 2 ? CommPattern::Mesh2D : CommPattern::Ring;
+        p.iterations = 1 + rng() % 20;
+        p.every = 1 + rng() % 5;
+        p.seed = rng();
+        const Workload w(p);
+        SimulationOptions options;
+        options.measure_wall_time = false;
+        StepCosts& c = options.step_costs;
+        c.gather_statistics = rng() % 2;
+        c.stats_bytes_per_pe = draw(10);
+        c.stats_bytes_per_task = draw(1);
+        c.stats_bytes_per_edge = draw(1);
+        c.decision_bytes_per_migration = draw(1);
+        c.local_seconds_per_task = draw(1e-6);
+        c.migration_seconds_per_task = draw(1e-6);
+        c.load_noise = draw(0.002);
+        INFO("round " << round);
+        for (const bool distributed : {true, false}) {
+            const FakeStrategy s(distributed, {}, round), oracle_s(distributed, {}, round);
+            check_same(simulate(model, w, &s, options), replay(model, w, &oracle_s, {}, c), true);
+            REQUIRE(s.seen.size() == oracle_s.seen.size());
+            for (std::size_t k = 0; k < s.seen.size(); ++k)
+                for (std::size_t t = 0; t < p.tasks; ++t)
+                    CHECK(s.seen[k][t] == Approx(oracle_s.seen[k][t]).epsilon(1e-12));
+        }
+        check_same(simulate(model, w, nullptr, options), replay(model, w, nullptr, {}, c), true);
     }
 }
 

@@ -190,7 +190,9 @@ TEST_CASE("CommModel: bandwidths of a hand-made cluster", "[balance][comm-model]
     CHECK(model.transfer_seconds(PeId(0), PeId(4), 1e6) == Approx(200e-9 + 8e6 / 10e9));
     CHECK(model.adjacent_machines(MachineId(0)) ==
           std::vector<MachineId>{MachineId(1), MachineId(2)});
-    CHECK_THROWS_AS(CommModel(c, CommModelOptions{0, 1, {}, {}}), UsageError);
+    CommModelOptions no_bandwidth;
+    no_bandwidth.intra_machine_gbps = 0;
+    CHECK_THROWS_AS(CommModel(c, no_bandwidth), UsageError);
 }
 
 TEST_CASE("CommModel: a real cluster against QueryEngine without an index",

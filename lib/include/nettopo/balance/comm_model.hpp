@@ -10,6 +10,12 @@
 // `default_link_gbps` when none of its links has one. The path's own
 // bottleneck is not searched: on the fabrics nettopo models the host link
 // is the narrowest hop.
+//
+// Software costs of a message (LogGP: Culler et al., PPoPP 1993; Alexandrov
+// et al., SPAA 1995): the CPU time a PE spends to send one message and again
+// to receive one (o), and the least interval between two messages one PE
+// sends (g). Zero by default, when a message costs latency + bytes /
+// bandwidth only; share/doc/balance.md gives the values of each network kind.
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
@@ -21,6 +27,12 @@
 
 namespace nettopo {
 
+struct MessageCosts {
+    double overhead_seconds = 0; // o: sending one message, and again receiving it
+    double gap_seconds = 0;      // g: between two messages sent by one PE
+    bool any() const { return overhead_seconds > 0 || gap_seconds > 0; }
+};
+
 struct CommModelOptions {
     double intra_machine_gbps = 100.0; // memory copy between two PUs of one host
     double default_link_gbps = 10.0;   // a network link of unknown bandwidth
@@ -30,6 +42,13 @@ struct CommModelOptions {
     // An index kept for this cluster (read with it from a binary image,
     // formats/image.hpp): used instead of building one.
     std::shared_ptr<const DistanceIndex> kept_index;
+    // Messages between machines, and between two PEs of one machine.
+    MessageCosts network_costs;
+    MessageCosts intra_machine_costs;
+    // A round of a distributed protocol lasts at least this, even when no
+    // message arrives in it: the time a PE waits before it knows nothing
+    // came (a timeout tick of the runtime's scheduler).
+    double min_round_seconds = 0;
 };
 
 class CommModel {
@@ -51,6 +70,15 @@ public:
     double bandwidth_gbps(PeId a, PeId b) const;
     // latency + bytes / bandwidth, in seconds; 0 for the same PE.
     double transfer_seconds(PeId a, PeId b, double bytes) const;
+    // o and g of a message from a to b (none for the same PE).
+    const MessageCosts& message_costs(PeId a, PeId b) const;
+    // CPU time the sender spends on one message: max(o, g).
+    double send_seconds(PeId a, PeId b) const;
+    // CPU time the receiver spends on one message: o.
+    double receive_seconds(PeId a, PeId b) const;
+    // Whether any message has a software cost, or protocol rounds a floor.
+    bool has_software_costs() const { return software_costs_; }
+    double min_round_seconds() const { return options_.min_round_seconds; }
 
     // The machines nearest to m by hop count (all those at the smallest
     // non-zero hop distance that holds a machine), in increasing id order:
@@ -63,6 +91,7 @@ private:
     CommModelOptions options_;
     std::shared_ptr<const DistanceIndex> index_;
     std::vector<double> injection_gbps_; // per machine
+    bool software_costs_ = false;
 };
 
 } // namespace nettopo

@@ -9,12 +9,18 @@
 // mean over those iterations, as Charm++'s instrumentation reports them)
 // and returns a new mapping; the step then costs:
 //   decision: the strategy's measured wall time when centralised, its
-//     simulated protocol time when distributed;
-//   migration: max over receiving PEs of the sum of transfer_seconds of the
-//     tasks it receives (task_bytes each).
+//     simulated protocol time when distributed; plus, with StepCosts, a
+//     centralised strategy's statistics gathering and decision broadcast
+//     and a distributed one's local computation;
+//   migration: max over PEs of the sum of transfer_seconds of the tasks it
+//     receives (task_bytes each), plus StepCosts' fixed cost per task it
+//     sends or receives.
+// With message overheads (CommModelOptions), an iteration's message also
+// costs its sender max(o, g) and its receiver o.
 #pragma once
 
 #include "nettopo/balance/balance.hpp"
+#include "nettopo/balance/step_costs.hpp"
 #include "nettopo/balance/workload.hpp"
 #include "nettopo/model/progress.hpp"
 
@@ -53,6 +59,9 @@ struct SimulationOptions {
     // no wall time is measured or charged (decision_wall_seconds stays 0),
     // and the whole result is reproducible to the bit.
     bool measure_wall_time = true;
+    // Zero by default: a step costs its decision and its bytes only. The
+    // noise of measured loads is drawn from the workload's seed.
+    StepCosts step_costs;
     Progress* progress = nullptr;
 };
 
