@@ -19,6 +19,30 @@
 // by 0.01 or more, else relaxes to (T + avg) / 2; at most grapevine_phases
 // phases, and none once T <= tolerance x avg.
 //
+// Two forms (GrapevineForm): today's, above (Charm++ master, src/ck-ldb/
+// DistributedLB.C since 6.9.0 and 7.0.0: T = max(tolerance x avg,
+// (max + avg) / 2), a PE underloaded at the start never donates), named
+// `grapevine`; and 6.7.0-6.8.2's (v6.8.1, commit e212121), which the PackDrop
+// paper ran, named `grapevine-6.8`:
+//  - one reduction, of the sum only: no max/avg test, one pass, no phases;
+//  - PEs strictly under the average gossip;
+//  - one threshold, thr = ceil(1.05 avg) computed on Charm++'s loads, the
+//    wall time since the previous step in seconds, so rounded up to a whole
+//    second (the loads here are per iteration: thr = ceil(1.05 avg W) / W,
+//    W = BalanceInput::measured_iterations);
+//  - a PE donates if its load >= thr, smallest tasks first, only tasks
+//    above 0.1 ms (as measured over the W iterations), and stops before a
+//    task would take it under thr (that task stays);
+//  - a receiver is drawn until its known load plus the task is under the
+//    average (not thr); it accepts while its load plus the task is <= thr;
+//  - the task's load travels as measured on the sender and is added as is
+//    (Charm++'s DistributedLB ignores speeds);
+//  - after a refusal, while the refusals so far are at most 10 % of the PEs
+//    it knows, the sender puts the load back and tries the task again; past
+//    that it drops the task without putting its load back (as 6.8 does: the
+//    sender then believes itself lighter than it is);
+//  - a barrier reduction ends the step.
+//
 // Departures: a donor that once was underloaded knows itself and never
 // draws itself as receiver; lists are bitsets with the announced loads looked up (same
 // content); tasks of load 0 are not offered (DistributedLB's cut-off is an
@@ -59,8 +83,15 @@ using MinFirst = std::greater<std::pair<double, std::uint32_t>>;
 
 } // namespace
 
-BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& options, Trace* trace) {
+namespace {
+
+enum class GrapevineForm { today, charm68 };
+
+BalanceOutcome run_form(const BalanceInput& in, const StrategyOptions& options, Trace* trace,
+                        GrapevineForm form) {
     check_balance_input(in);
+    const bool classic = form == GrapevineForm::charm68;
+    const double window = std::max<std::uint32_t>(in.measured_iterations, 1);
     const std::uint32_t P = in.comm_model.cluster().num_pes();
     Network net = make_network(in, options, 0x6772617065ULL);
     BalanceOutcome out;
@@ -68,7 +99,7 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
     auto speed = [&](std::uint32_t p) { return in.pe_speeds.empty() ? 1.0 : in.pe_speeds[p]; };
 
     std::vector<double> my_load = pe_loads(in, in.mapping);
-    net.collective(); // one tuple reduction: sum and max
+    net.collective(); // one reduction: the sum (and the max, today)
     double total = 0, max_load = 0;
     for (double l : my_load) {
         total += l;
@@ -76,18 +107,21 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
     }
     const double avg = total / P;
     const double tol = options.grapevine_tolerance;
-    if (P < 2 || !(avg > 0) || max_load / avg <= tol) {
+    if (P < 2 || !(avg > 0) || (!classic && max_load / avg <= tol)) {
         net.report(out);
         return out;
     }
 
     const std::vector<double> announced = my_load;
     std::vector<std::uint8_t> starts(P);
-    for (std::uint32_t p = 0; p < P; ++p) starts[p] = my_load[p] < tol * avg;
+    for (std::uint32_t p = 0; p < P; ++p) starts[p] = my_load[p] < (classic ? avg : tol * avg);
     const KnownSets known = gossip(net, starts, options.gossip_fanout);
     const std::uint32_t W = known.words();
 
-    double T = (max_load + avg) / 2;
+    double T = classic ? std::ceil(tol * avg * window) / window
+                       : std::max(tol * avg, (max_load + avg) / 2);
+    // The sender's test on a receiver: under the average in 6.8, under T today.
+    const auto receiver_limit = [&] { return classic ? avg : T; };
     const double T0 = T;
     const PeTasks held = tasks_by_pe(P, in.mapping);
     std::vector<std::int32_t> donor_of(P, -1);
@@ -116,8 +150,10 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
             }
             d.word_prefix[w + 1] = d.word_prefix[w] + sum;
         }
-        for (std::uint32_t t : held.of(pe))
-            if (in.task_loads[t] > 0) d.heap.emplace_back(in.task_loads[t] / speed(pe), t);
+        for (std::uint32_t t : held.of(pe)) {
+            const double measured = in.task_loads[t] / speed(pe);
+            if (classic ? measured * window > 1e-4 : measured > 0) d.heap.emplace_back(measured, t);
+        }
         std::make_heap(d.heap.begin(), d.heap.end(), MinFirst{});
         d.objs_count = static_cast<std::uint32_t>(d.heap.size());
         d.trials_left = P;
@@ -150,12 +186,13 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
             std::pop_heap(heap.begin(), heap.end(), MinFirst{});
             const auto [load, task] = heap.back();
             heap.pop_back();
+            if (classic && my_load[pe] - load < T) break; // 6.8: never under thr
             bool success = false;
             std::uint32_t to = P;
             do {
                 to = pick(pe, d);
                 if (to == P) break;
-                if (to != pe && d.sent.view(announced[to], to) + load < T)
+                if (to != pe && d.sent.view(announced[to], to) + load < receiver_limit())
                     success = true; // never itself
                 --d.trials_left;
             } while (!success && d.trials_left > 0);
@@ -165,14 +202,16 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
                 break;
             }
             --d.objs_count;
-            d.sent.add(to, in.task_loads[task]);
+            // What travels: 6.8 the load as measured here, today the work.
+            const double sent = classic ? load : in.task_loads[task];
+            d.sent.add(to, sent);
             my_load[pe] -= load;
             const auto serial = static_cast<std::uint32_t>(offers.size());
             offers.push_back({task, pe, to, net.reply_deadline(net.round()), load, true});
             deadlines.push_back(serial);
             ++d.pending;
             ++pending_total;
-            net.send({pe, to, offer_kind, task, serial, in.task_loads[task], envelope_bytes + 16});
+            net.send({pe, to, offer_kind, task, serial, sent, envelope_bytes + 16});
         }
     };
     auto refused = [&](std::uint32_t serial) {
@@ -181,10 +220,10 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
         Donor& d = donors[donor_of[o.from]];
         --d.pending;
         --pending_total;
-        my_load[o.from] += o.load;
         ++d.objs_count;
-        const bool drop = d.negacks > 0.01 * d.known_count;
+        const bool drop = d.negacks > (classic ? 0.1 : 0.01) * d.known_count;
         ++d.negacks;
+        if (!classic || !drop) my_load[o.from] += o.load;
         if (!drop) {
             std::vector<std::pair<double, std::uint32_t>> one{{o.load, o.task}};
             map_objs(o.from, d, one);
@@ -193,7 +232,7 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
 
     auto handle = [&](const Message& m) {
         if (m.kind == offer_kind) {
-            const double after = my_load[m.dst] + m.value / speed(m.dst);
+            const double after = my_load[m.dst] + (classic ? m.value : m.value / speed(m.dst));
             const bool accept = after <= T;
             if (accept) {
                 my_load[m.dst] = after;
@@ -219,7 +258,9 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
     double ratio = max_load / avg;
     for (;;) {
         for (std::uint32_t pe = 0; pe < P; ++pe) {
-            if (my_load[pe] <= T) continue;
+            // 6.8: load >= thr donates. Today: above T, and never a PE that
+            // was underloaded at the start.
+            if (classic ? my_load[pe] < T : (my_load[pe] <= T || starts[pe])) continue;
             Donor& d = setup(pe);
             if (d.known_count == 0) continue;
             map_objs(pe, d, d.heap);
@@ -233,12 +274,14 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
             }
         }
         ++phase;
-        net.collective(); // DoneWithLBPhase: max load
+        net.collective(); // DoneWithLBPhase (6.8: the barrier before migrating)
+        if (classic) break;
         max_load = *std::max_element(my_load.begin(), my_load.end());
         const double old_ratio = ratio;
         ratio = max_load / avg;
         if (!(ratio > tol && T > tol * avg && phase < options.grapevine_phases)) break;
-        T = std::abs(ratio - old_ratio) < 0.01 ? (T + avg) / 2 : (max_load + avg) / 2;
+        T = std::max(tol * avg,
+                     std::abs(ratio - old_ratio) < 0.01 ? (T + avg) / 2 : (max_load + avg) / 2);
     }
     // Late offers and replies still in flight: answered, unable to move
     // anything (every offer is closed).
@@ -248,10 +291,26 @@ BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& opti
     return out;
 }
 
+} // namespace
+
+BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& options, Trace* trace) {
+    return run_form(in, options, trace, GrapevineForm::today);
+}
+
+BalanceOutcome run_grapevine_68(const BalanceInput& in, const StrategyOptions& options,
+                                Trace* trace) {
+    return run_form(in, options, trace, GrapevineForm::charm68);
+}
+
 } // namespace protocol
 
 std::unique_ptr<Strategy> make_grapevine(const StrategyOptions& options) {
     return std::make_unique<protocol::ProtocolStrategy>("grapevine", protocol::run_grapevine,
+                                                        options);
+}
+
+std::unique_ptr<Strategy> make_grapevine_68(const StrategyOptions& options) {
+    return std::make_unique<protocol::ProtocolStrategy>("grapevine-6.8", protocol::run_grapevine_68,
                                                         options);
 }
 

@@ -21,6 +21,16 @@
 // message (NborBaseLB's LBMigrateMsg, empty or not) listing the tasks it
 // sends there; the sender's decision is the commit.
 //
+// `neighbor-charm` is the same protocol on Charm++'s own default
+// neighbourhood, LBTopo_torus_nd<5> (+LBTopo torus_nd_5; src/conv-ldb/
+// topology.C, v6.8.1): the PEs laid out on a virtual 5-D torus of
+// dimensions c_i = ceil((P / c_0 ... c_{i-1})^(1/(5-i)) - 1e-5), dimension 0
+// fastest; neighbour k steps dimension k/2 by +1 (k even) or -1 (k odd),
+// wrapping, and on past ids >= P; the PE itself and a repeat of the
+// previous neighbour are dropped. At most 10 neighbours, wherever the PEs
+// are: the Net Topo thesis compared this (NeighborLB) with net_neighbors
+// (myNeighborLB).
+//
 // Departure: Charm++ scales each neighbour's reported times by (my speed /
 // its speed); we compare loads as nettopo defines them everywhere (work /
 // speed, a time), and count a moved task at its time on the sender, as
@@ -29,6 +39,7 @@
 #include "balance/strategies.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 namespace nettopo {
@@ -39,7 +50,10 @@ namespace {
 enum Kind : std::uint32_t { load_kind = 1, migrate_kind };
 } // namespace
 
-BalanceOutcome run_neighbor(const BalanceInput& in, const StrategyOptions& options, Trace* trace) {
+namespace {
+
+BalanceOutcome run_on(const BalanceInput& in, const StrategyOptions& options, Trace* trace,
+                      bool charm_torus) {
     check_balance_input(in);
     const std::uint32_t P = in.comm_model.cluster().num_pes();
     Network net = make_network(in, options, 0x6e626f72ULL);
@@ -51,7 +65,8 @@ BalanceOutcome run_neighbor(const BalanceInput& in, const StrategyOptions& optio
         return out;
     }
     std::vector<double> my_load = pe_loads(in, in.mapping);
-    const Neighborhoods nb = neighborhoods(in.comm_model);
+    const Neighborhoods nb =
+        charm_torus ? torus_nd_neighborhoods(P, 5) : neighborhoods(in.comm_model);
     const PeTasks held = tasks_by_pe(P, in.mapping);
 
     // Nearest machines are not a symmetric relation (a host may be nearest
@@ -141,11 +156,75 @@ BalanceOutcome run_neighbor(const BalanceInput& in, const StrategyOptions& optio
     return out;
 }
 
+} // namespace
+
+BalanceOutcome run_neighbor(const BalanceInput& in, const StrategyOptions& options, Trace* trace) {
+    return run_on(in, options, trace, false);
+}
+
+BalanceOutcome run_neighbor_charm(const BalanceInput& in, const StrategyOptions& options,
+                                  Trace* trace) {
+    return run_on(in, options, trace, true);
+}
+
+Neighborhoods torus_nd_neighborhoods(std::uint32_t P, std::uint32_t dimensions) {
+    std::vector<std::uint64_t> card(dimensions);
+    double pp = P;
+    for (std::uint32_t i = 0; i < dimensions; ++i) {
+        card[i] =
+            static_cast<std::uint64_t>(std::ceil(std::pow(pp, 1.0 / (dimensions - i)) - 1e-5));
+        pp = pp / static_cast<double>(card[i]);
+    }
+    std::vector<std::uint64_t> co(dimensions);
+    const auto coordinates = [&](std::uint64_t id) {
+        for (std::uint32_t i = 0; i < dimensions; ++i) {
+            co[i] = id % card[i];
+            id /= card[i];
+        }
+    };
+    const auto id_of = [&] {
+        std::uint64_t id = 0;
+        for (std::uint32_t i = dimensions; i-- > 0;) id = id * card[i] + co[i];
+        return id;
+    };
+    Neighborhoods n;
+    n.offsets.assign(std::size_t(P) + 1, 0);
+    std::vector<std::uint32_t> list;
+    for (std::uint32_t p = 0; p < P; ++p) {
+        list.clear();
+        for (std::uint32_t k = 0; k < 2 * dimensions; ++k) {
+            // GetNeighborID: step on in the same direction past holes.
+            coordinates(p);
+            const std::uint32_t d = k / 2;
+            std::uint64_t id;
+            do {
+                co[d] = k % 2 ? (co[d] + card[d] - 1) % card[d] : (co[d] + 1) % card[d];
+                id = id_of();
+            } while (id >= P);
+            const auto q = static_cast<std::uint32_t>(id);
+            if (q != p && (list.empty() || list.back() != q)) list.push_back(q);
+        }
+        // Kept sorted and unique for the protocol's lookups; Charm++'s list
+        // has no other repeat for P <= 1,099 (checked there), and a repeat
+        // would only weigh one neighbour twice in its average.
+        std::sort(list.begin(), list.end());
+        list.erase(std::unique(list.begin(), list.end()), list.end());
+        n.pes.insert(n.pes.end(), list.begin(), list.end());
+        n.offsets[p + 1] = static_cast<std::uint32_t>(n.pes.size());
+    }
+    return n;
+}
+
 } // namespace protocol
 
 std::unique_ptr<Strategy> make_neighbor(const StrategyOptions& options) {
     return std::make_unique<protocol::ProtocolStrategy>("neighbor", protocol::run_neighbor,
                                                         options);
+}
+
+std::unique_ptr<Strategy> make_neighbor_charm(const StrategyOptions& options) {
+    return std::make_unique<protocol::ProtocolStrategy>("neighbor-charm",
+                                                        protocol::run_neighbor_charm, options);
 }
 
 } // namespace nettopo

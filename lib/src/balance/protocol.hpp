@@ -180,6 +180,12 @@ BalanceOutcome run_packdrop(const BalanceInput& in, const StrategyOptions& optio
                             Trace* trace = nullptr);
 BalanceOutcome run_neighbor(const BalanceInput& in, const StrategyOptions& options,
                             Trace* trace = nullptr);
+// Charm++ 6.8's forms: DistributedLB before 6.9 (grapevine.cpp) and
+// NeighborLB on its default torus_nd_5 neighbourhood (neighbor.cpp).
+BalanceOutcome run_grapevine_68(const BalanceInput& in, const StrategyOptions& options,
+                                Trace* trace = nullptr);
+BalanceOutcome run_neighbor_charm(const BalanceInput& in, const StrategyOptions& options,
+                                  Trace* trace = nullptr);
 
 // The registry's face of a protocol: its name and the entry point that runs it.
 class ProtocolStrategy final : public Strategy {
@@ -209,5 +215,7 @@ struct Neighborhoods {
     }
 };
 Neighborhoods neighborhoods(const CommModel& model);
+// Charm++'s LBTopo_torus_nd<dimensions> over P PEs (neighbor.cpp), sorted.
+Neighborhoods torus_nd_neighborhoods(std::uint32_t P, std::uint32_t dimensions);
 
 } // namespace nettopo::protocol

@@ -189,7 +189,7 @@ SimulationResult run(const CommModel& model, const Workload& workload, const Str
         // imbalance it would have seen is still reported.
         for (double& m : measured) m /= since_step;
         const BalanceInput in{model,   measured, workload.graph(), options.pe_speeds,
-                              mapping, r.steps};
+                              mapping, r.steps,  since_step};
         const double imbalance = max_avg(pe_loads(in, mapping));
         r.max_avg_before += imbalance;
         if (strategy)

@@ -8,16 +8,21 @@
 
 namespace nettopo {
 
-// Centralised (greedy.cpp, refine.cpp, smart.cpp, topo_greedy.cpp, topo_refine.cpp).
+// Centralised (greedy.cpp, refine_charm.cpp, refine.cpp, average.cpp, smart.cpp,
+// topo_greedy.cpp, topo_refine.cpp).
 std::unique_ptr<Strategy> make_greedy(const StrategyOptions& options);
-std::unique_ptr<Strategy> make_refine(const StrategyOptions& options);
+std::unique_ptr<Strategy> make_refine_charm(const StrategyOptions& options); // refine_charm.cpp
+std::unique_ptr<Strategy> make_refine_heap(const StrategyOptions& options);  // refine.cpp
+std::unique_ptr<Strategy> make_average(const StrategyOptions& options);
 std::unique_ptr<Strategy> make_smart(const StrategyOptions& options);
 std::unique_ptr<Strategy> make_topo_greedy(const StrategyOptions& options);
 std::unique_ptr<Strategy> make_topo_refine(const StrategyOptions& options);
 
 // Distributed strategies, run as message protocols (protocol.hpp).
 std::unique_ptr<Strategy> make_grapevine(const StrategyOptions& options);
+std::unique_ptr<Strategy> make_grapevine_68(const StrategyOptions& options);
 std::unique_ptr<Strategy> make_packdrop(const StrategyOptions& options);
 std::unique_ptr<Strategy> make_neighbor(const StrategyOptions& options);
+std::unique_ptr<Strategy> make_neighbor_charm(const StrategyOptions& options);
 
 } // namespace nettopo

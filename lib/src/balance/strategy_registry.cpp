@@ -15,13 +15,17 @@ struct Entry {
 };
 
 // The order tools list them in: centralised, distributed, topology-aware.
-const std::array<Entry, 8> registry{{
+const std::array<Entry, 12> registry{{
     {"greedy", make_greedy},
-    {"refine", make_refine},
+    {"refine", make_refine_charm},
+    {"refine-heap", make_refine_heap},
+    {"average", make_average},
     {"smart", make_smart},
     {"grapevine", make_grapevine},
+    {"grapevine-6.8", make_grapevine_68},
     {"packdrop", make_packdrop},
     {"neighbor", make_neighbor},
+    {"neighbor-charm", make_neighbor_charm},
     {"topo-greedy", make_topo_greedy},
     {"topo-refine", make_topo_refine},
 }};

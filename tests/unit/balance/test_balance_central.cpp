@@ -3,6 +3,7 @@
 // Refine's heap machinery, SmartLB's stopping rule checked from the final
 // state, and hop-bytes counted with BFS hops (NetworkSearch) rather than the
 // CommModel the strategies use.
+#include "balance/refine_charm.hpp"
 #include "balance/refiner.hpp"
 #include "nettopo/balance/balance.hpp"
 #include "nettopo/balance/comm_model.hpp"
@@ -17,6 +18,7 @@
 #include <chrono>
 #include <cmath>
 #include <fmt/format.h>
+#include <list>
 #include <numeric>
 #include <random>
 
@@ -24,8 +26,8 @@ namespace nettopo {
 
 namespace {
 
-const std::vector<std::string> central = {"greedy", "refine", "smart", "topo-greedy",
-                                          "topo-refine"};
+const std::vector<std::string> central = {"greedy", "refine",      "refine-heap", "average",
+                                          "smart",  "topo-greedy", "topo-refine"};
 
 // One machine of `pes` cores: a flat set of PEs.
 Cluster flat_cluster(std::uint32_t pes) {
@@ -365,13 +367,13 @@ TEST_CASE("refine and topo-refine: never raise the maximum, end under the tolera
         const BalanceInput in = s.input(model);
         const double before = max_of(loads_of(in, s.mapping)), avg = average_of(in);
         const balance::LargestTaskPicker largest;
-        for (const std::string name : {"refine", "topo-refine"}) {
+        for (const std::string name : {"refine-heap", "topo-refine"}) {
             INFO("round " << round << " " << name);
             const BalanceOutcome out = make_strategy(name, so)->balance(in);
             require_complete(in, out);
             const std::vector<double> after = loads_of(in, out.mapping);
             REQUIRE(max_of(after) <= before * (1 + 1e-12));
-            if (name == "refine") {
+            if (name == "refine-heap") {
                 const balance::RefineResult r = balance::multirefine(in, so, largest);
                 REQUIRE(r.mapping == out.mapping);
                 for (double l : after) REQUIRE(l <= r.tolerance * avg * (1 + 1e-12));
@@ -396,18 +398,18 @@ TEST_CASE("refine: hand-worked moves", "[balance][refine]") {
     s.loads = {4, 3, 1}; // all on PE 0: avg 4, limit 4.2: the 4 moves, nothing else
     s.mapping.assign(3, PeId(0));
     s.graph = TaskGraph(3, {});
-    const BalanceOutcome out = make_strategy("refine")->balance(s.input(model));
+    const BalanceOutcome out = make_strategy("refine-heap")->balance(s.input(model));
     CHECK(out.mapping == std::vector<PeId>{PeId(1), PeId(0), PeId(0)});
     // Balanced within 1.05: nothing moves.
     s.loads = {10, 10.4};
     s.mapping = {PeId(0), PeId(1)};
     s.graph = TaskGraph(2, {});
-    CHECK(make_strategy("refine")->balance(s.input(model)).mapping == s.mapping);
+    CHECK(make_strategy("refine-heap")->balance(s.input(model)).mapping == s.mapping);
     // {5, 5} on PE 0 of 2: neither fits under 1.05 x 5 on PE 1... the 5 does
     // (0 + 5 < 5.25): one move.
     s.loads = {5, 5};
     s.mapping = {PeId(0), PeId(0)};
-    CHECK(moves(s.mapping, make_strategy("refine")->balance(s.input(model)).mapping) == 1);
+    CHECK(moves(s.mapping, make_strategy("refine-heap")->balance(s.input(model)).mapping) == 1);
     // {6} alone: cannot move anywhere useful; the tolerance relaxes to max/avg.
     const balance::RefineResult r = balance::multirefine(
         BalanceInput{
@@ -657,10 +659,226 @@ TEST_CASE("strategy lists as users write them", "[balance]") {
     const std::vector<std::string> all(strategy_names().begin(), strategy_names().end());
     CHECK(names_of("") == all);
     CHECK(names_of("all") == all);
-    CHECK(all.size() == 8);
+    CHECK(all.size() == 12);
     for (const char* bad : {"greedy,", ",greedy", "greedy,,refine", "fastest", "Greedy"})
         CHECK_THROWS_AS(make_strategies(bad), UsageError);
     CHECK_THROWS_WITH(make_strategies("greedy,"), "empty name in the list");
+}
+
+} // namespace nettopo
+
+namespace nettopo {
+namespace {
+
+// Refiner.C (v6.8.1) transcribed literally, pointers and all: the oracle of
+// refine_charm.cpp. Sets are std::list inserting at the front; the heap is
+// ckheap.C's maxHeap; loads are recomputed exactly as assign/deAssign do.
+struct LiteralRefiner {
+    struct Proc {
+        double load = 0, compute = 0, speed = 1;
+        std::list<int> tasks;
+    };
+    struct Comp {
+        double load;
+        int old, proc;
+    };
+    std::vector<Proc> procs;
+    std::vector<Comp> comps;
+    double avg = 0, overload = 1.05;
+
+    void assign(int c, int p) {
+        const double ratio = procs[comps[c].old].speed / procs[p].speed;
+        comps[c].proc = p;
+        procs[p].tasks.push_front(c);
+        procs[p].compute += comps[c].load * ratio;
+        procs[p].load = procs[p].compute;
+    }
+    void deassign(int c, int p) {
+        const double ratio = procs[comps[c].old].speed / procs[p].speed;
+        comps[c].proc = -1;
+        procs[p].tasks.remove(c);
+        procs[p].compute -= comps[c].load * ratio;
+        procs[p].load = procs[p].compute;
+    }
+    bool heavy(int p) const { return procs[p].load > overload * avg; }
+    bool light(int p) const { return procs[p].load < avg; }
+
+    bool refine() {
+        std::vector<int> h; // maxHeap
+        const auto key = [&](std::size_t i) { return procs[h[i]].load; };
+        const auto insert = [&](int p) {
+            h.push_back(p);
+            std::size_t cur = h.size() - 1;
+            while (cur != 0) {
+                const std::size_t parent = (cur - 1) / 2;
+                if (key(cur) > key(parent)) {
+                    std::swap(h[cur], h[parent]);
+                    cur = parent;
+                } else {
+                    break;
+                }
+            }
+        };
+        const auto delete_max = [&]() -> int {
+            if (h.empty()) return -1;
+            const int top = h[0];
+            h[0] = h.back();
+            h.pop_back();
+            std::size_t cur = 0, c1 = 1, c2 = 2;
+            while (c1 < h.size()) {
+                const std::size_t best = c2 >= h.size() ? c1 : (key(c1) > key(c2) ? c1 : c2);
+                if (key(best) > key(cur)) {
+                    std::swap(h[best], h[cur]);
+                    cur = best;
+                    c1 = 2 * cur + 1;
+                    c2 = c1 + 1;
+                } else {
+                    break;
+                }
+            }
+            return top;
+        };
+        std::list<int> lights;
+        const auto light_insert = [&](int p) {
+            if (std::find(lights.begin(), lights.end(), p) == lights.end()) lights.push_front(p);
+        };
+        for (int i = 0; i < int(procs.size()); ++i) {
+            if (heavy(i))
+                insert(i);
+            else if (light(i))
+                light_insert(i);
+        }
+        for (;;) {
+            const int donor = delete_max();
+            if (donor < 0) return true;
+            double best_size = 0;
+            int best_c = -1, best_p = -1;
+            for (int p : lights)
+                for (int c : procs[donor].tasks) {
+                    const double ratio = procs[comps[c].old].speed / procs[p].speed;
+                    if (comps[c].load * ratio + procs[p].load < overload * avg &&
+                        comps[c].load > best_size) {
+                        best_size = comps[c].load;
+                        best_c = c;
+                        best_p = p;
+                    }
+                }
+            if (best_c < 0) return false;
+            deassign(best_c, donor);
+            assign(best_c, best_p);
+            if (procs[best_p].load > avg) lights.remove(best_p);
+            if (heavy(donor))
+                insert(donor);
+            else if (light(donor))
+                light_insert(donor);
+        }
+    }
+
+    std::vector<PeId> run(const BalanceInput& in) {
+        const std::uint32_t P = in.comm_model.cluster().num_pes();
+        procs.assign(P, {});
+        for (std::uint32_t p = 0; p < P; ++p)
+            procs[p].speed = in.pe_speeds.empty() ? 1.0 : in.pe_speeds[p];
+        comps.clear();
+        double total = 0;
+        for (std::size_t t = 0; t < in.task_loads.size(); ++t) {
+            const int old = int(in.mapping[t].value);
+            comps.push_back({in.task_loads[t] / procs[old].speed, old, -1});
+            total += comps.back().load;
+        }
+        for (int c = 0; c < int(comps.size()); ++c) assign(c, comps[c].old);
+        avg = total / P;
+        double max = -1;
+        for (const Proc& p : procs) max = std::max(max, p.load);
+        int lo = 0, hi = int((max / avg - 1.05) / 0.01 + 1);
+        bool done = false;
+        overload = 1.05;
+        if (refine()) {
+            done = true;
+        } else {
+            overload = 1.05 + 0.01 * hi;
+            if (!refine()) done = true;
+        }
+        while (!done) {
+            if (hi - lo <= 1) {
+                done = true;
+            } else {
+                const int cur = (hi + lo) / 2;
+                overload = cur * 0.01 + 1.05;
+                for (Proc& p : procs) {
+                    p.compute = 0;
+                    p.tasks.clear();
+                }
+                for (int c = 0; c < int(comps.size()); ++c) assign(c, comps[c].old);
+                if (refine())
+                    hi = cur;
+                else
+                    lo = cur;
+            }
+        }
+        std::vector<PeId> m;
+        for (const Comp& c : comps) m.push_back(PeId(std::uint32_t(c.proc)));
+        return m;
+    }
+};
+
+} // namespace
+
+TEST_CASE("refine: Charm++ 6.8's Refiner, against a literal transcription", "[balance][refine]") {
+    std::mt19937_64 rng(6801);
+    std::size_t moved = 0;
+    for (int round = 0; round < 300; ++round) {
+        const std::uint32_t pes = 2 + rng() % 24;
+        const Cluster c = flat_cluster(pes);
+        const CommModel model(c);
+        State s;
+        const std::size_t n = 1 + rng() % 200;
+        s.loads = lbtest_loads(n, 30, 9000, rng);
+        if (round % 3 == 0) // integer loads: many ties
+            for (double& l : s.loads) l = std::floor(l / 1000);
+        if (round % 4 == 1) { // some PEs start empty: reset keeps their stale load
+            s.mapping.resize(n);
+            for (auto& p : s.mapping) p = PeId(std::uint32_t(rng() % std::max(1u, pes / 2)));
+        } else {
+            s.mapping = block_mapping(n, pes);
+        }
+        if (round % 5 == 2) {
+            s.speeds.resize(pes);
+            for (double& v : s.speeds) v = 0.5 + double(rng() % 4) * 0.25;
+        }
+        s.graph = TaskGraph(static_cast<std::uint32_t>(n), {});
+        const BalanceInput in = s.input(model);
+        INFO("round " << round << " pes " << pes << " tasks " << n);
+        const std::vector<PeId> want = LiteralRefiner{}.run(in);
+        const StrategyOptions so;
+        REQUIRE(balance::charm_refine(in, so, true) == want);
+        REQUIRE(balance::charm_refine(in, so, false) == want);
+        REQUIRE(make_strategy("refine")->balance(in).mapping == want);
+        moved += moves(s.mapping, want);
+    }
+    CHECK(moved > 1000);
+}
+
+TEST_CASE("refine: the first light PE that fits, not the one with the most room",
+          "[balance][refine]") {
+    // PE 0: 6 + 1 + 1; PEs 1, 2, 3: 1.5, 1.5, 3. avg 3.5. The light list is
+    // built in PE order, inserting at its head: PE 3, 2, 1. The search ends
+    // at a tolerance where the 6 stays and both 1s leave; the first 1 (task
+    // 2, the newest of PE 0) fits PE 3, first in the list: Charm++ puts it
+    // there, refine-heap on a PE with the most room (PE 1 or 2).
+    const Cluster four = flat_cluster(4);
+    const CommModel model(four);
+    State s;
+    s.loads = {6, 1, 1, 1.5, 1.5, 3};
+    s.mapping = {PeId(0), PeId(0), PeId(0), PeId(1), PeId(2), PeId(3)};
+    s.graph = TaskGraph(6, {});
+    const std::vector<PeId> got = make_strategy("refine")->balance(s.input(model)).mapping;
+    CHECK(got == LiteralRefiner{}.run(s.input(model)));
+    CHECK(got[0] == PeId(0));
+    CHECK(got[2] == PeId(3));
+    CHECK(got[1] == PeId(2));
+    const std::vector<PeId> heap = make_strategy("refine-heap")->balance(s.input(model)).mapping;
+    CHECK(heap[2] != PeId(3));
 }
 
 } // namespace nettopo

@@ -481,3 +481,130 @@ TEST_CASE("distributed protocols at scale and on PackDrop's setup", "[.bench][di
                        << max_over_avg(in, in.mapping));
         }
 }
+
+namespace nettopo {
+namespace {
+
+// Loads scaled so that the average PE holds `seconds` of wall time over the
+// window Charm++ measures: thr = ceil(1.05 avg) then means something.
+std::uint32_t window_for(const BalanceInput& in, double seconds) {
+    const std::vector<double> l = pe_loads(in, in.mapping);
+    double avg = 0;
+    for (double v : l) avg += v;
+    avg /= l.size();
+    return static_cast<std::uint32_t>(std::ceil(seconds / avg));
+}
+
+} // namespace
+} // namespace nettopo
+
+TEST_CASE("grapevine-6.8: DistributedLB as Charm++ 6.8 runs it", "[balance][distributed]") {
+    std::mt19937_64 rng(68);
+    int moved_runs = 0;
+    for (int i = 0; i < 60; ++i) {
+        const Instance x = random_instance(rng);
+        BalanceInput in = x.input();
+        in.measured_iterations = window_for(in, 2.0 + double(rng() % 30));
+        const bool faults = i % 2 == 1;
+        StrategyOptions o = faults ? faulty(rng) : StrategyOptions{};
+        o.seed = rng();
+        INFO("instance " << i << " faults " << faults);
+        Trace trace;
+        const BalanceOutcome out = protocol::run_grapevine_68(in, o, &trace);
+        check_commits(in, out, trace);
+        const std::vector<double> before = pe_loads(in, in.mapping),
+                                  after = pe_loads(in, out.mapping);
+        double avg = 0;
+        for (double v : before) avg += v;
+        avg /= before.size();
+        const double W = in.measured_iterations;
+        const double thr = std::ceil(1.05 * avg * W) / W;
+        for (const protocol::Acceptance& a : trace.acceptances) {
+            REQUIRE(a.limit == thr);
+            REQUIRE(a.load_after <= thr);
+        }
+        for (const protocol::Commit& c : trace.commits) {
+            REQUIRE(before[c.to] < avg);                 // only PEs under the average gossiped
+            REQUIRE(before[c.from] >= thr);              // only PEs at thr or above donate
+            REQUIRE(after[c.from] >= thr * (1 - 1e-12)); // and never go under it
+            REQUIRE(after[c.to] <= thr * (1 + 1e-12));
+            REQUIRE(in.task_loads[c.task] * W > 1e-4); // the 0.1 ms cut-off
+        }
+        // Nobody ends above the larger of the old maximum and thr.
+        CHECK(*std::max_element(after.begin(), after.end()) <=
+              std::max(*std::max_element(before.begin(), before.end()), thr) * (1 + 1e-12));
+        moved_runs += !trace.commits.empty();
+    }
+    CHECK(moved_runs > 20);
+}
+
+TEST_CASE("grapevine-6.8: thr is a whole second of measured time", "[balance][distributed]") {
+    // Loads of 10 ms per iteration over one iteration: avg 0.01 s, thr = 1 s:
+    // nobody is above it, nothing moves. Over 200 iterations avg is 2 s and
+    // thr 3 s (1.5 avg): only a PE above 1.5 avg donates.
+    std::mt19937_64 rng(3);
+    Instance x;
+    x.cluster = std::make_unique<Cluster>(family_cluster(make_torus({4}), "pu:1"));
+    x.model = std::make_unique<CommModel>(*x.cluster);
+    x.loads = {0.01,  0.01,  0.004, 0.004, 0.001, 0.001, 0.001, 0.001,
+               0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001, 0.001};
+    x.mapping = {PeId(0), PeId(0), PeId(1), PeId(1), PeId(0), PeId(0), PeId(0), PeId(0),
+                 PeId(0), PeId(0), PeId(0), PeId(0), PeId(2), PeId(2), PeId(3), PeId(3)};
+    x.graph = TaskGraph(16, {});
+    BalanceInput in = x.input();
+    // PE loads: 0.028, 0.008, 0.002, 0.002; avg 0.01.
+    CHECK(protocol::run_grapevine_68(in, {}, nullptr).mapping == x.mapping);
+    in.measured_iterations = 200; // avg 2 s, thr 3 s = 0.015 per iteration
+    Trace trace;
+    const BalanceOutcome out = protocol::run_grapevine_68(in, {}, &trace);
+    CHECK_FALSE(trace.commits.empty());
+    for (const auto& c : trace.commits) CHECK(c.from == 0);
+    CHECK(pe_loads(in, out.mapping)[0] >= 0.015 - 1e-12);
+}
+
+TEST_CASE("neighbor-charm: Charm++'s torus_nd_5 neighbourhood", "[balance][distributed]") {
+    // P = 8: dimensions 2 x 2 x 2 x 1 x 1, three neighbours each.
+    const protocol::Neighborhoods eight = protocol::torus_nd_neighborhoods(8, 5);
+    for (std::uint32_t p = 0; p < 8; ++p) CHECK(eight.of(p).size() == 3);
+    CHECK(std::vector<std::uint32_t>(eight.of(0).begin(), eight.of(0).end()) ==
+          std::vector<std::uint32_t>{1, 2, 4});
+    CHECK(std::vector<std::uint32_t>(eight.of(5).begin(), eight.of(5).end()) ==
+          std::vector<std::uint32_t>{1, 4, 7});
+    // P = 1024: 4^5, ten neighbours each.
+    const protocol::Neighborhoods big = protocol::torus_nd_neighborhoods(1024, 5);
+    for (std::uint32_t p = 0; p < 1024; ++p) REQUIRE(big.of(p).size() == 10);
+    // Symmetric and at most 10, for every P up to 300 (holes included).
+    for (std::uint32_t P = 2; P <= 300; ++P) {
+        const protocol::Neighborhoods n = protocol::torus_nd_neighborhoods(P, 5);
+        for (std::uint32_t p = 0; p < P; ++p) {
+            REQUIRE(n.of(p).size() <= 10);
+            REQUIRE(!n.of(p).empty());
+            for (std::uint32_t q : n.of(p)) {
+                REQUIRE(q < P);
+                REQUIRE(q != p);
+                const auto back = n.of(q);
+                REQUIRE(std::find(back.begin(), back.end(), p) != back.end());
+            }
+        }
+    }
+    // 128 PEs on one switch: nettopo's neighbourhood is all 127 others,
+    // Charm++'s 5 to 9.
+    Instance x;
+    x.cluster = std::make_unique<Cluster>(family_cluster(make_fat_tree(16, 1), "core:8 pu:1"));
+    std::mt19937_64 rng(128);
+    fill(x, 2000, rng, false);
+    REQUIRE(x.cluster->num_pes() == 128);
+    const protocol::Neighborhoods charm = protocol::torus_nd_neighborhoods(128, 5);
+    Trace trace;
+    const BalanceOutcome out = protocol::run_neighbor_charm(x.input(), {}, &trace);
+    check_commits(x.input(), out, trace);
+    CHECK_FALSE(trace.commits.empty());
+    for (const auto& c : trace.commits) {
+        const auto n = charm.of(c.from);
+        REQUIRE(std::find(n.begin(), n.end(), c.to) != n.end());
+    }
+    for (std::uint32_t p = 0; p < 128; ++p) {
+        REQUIRE(charm.of(p).size() >= 5);
+        REQUIRE(charm.of(p).size() <= 9);
+    }
+}

@@ -37,6 +37,11 @@ struct BalanceInput {
     // Which balancing step of a run this is: mixed into the strategy's seed
     // so successive steps draw differently yet reproducibly.
     std::uint32_t step = 0;
+    // The loads are means over this many iterations. Charm++ hands its
+    // strategies sums (wall time since the previous step); the strategies
+    // with absolute thresholds (grapevine-6.8's whole seconds, the 0.1 ms
+    // cut-off) multiply by it.
+    std::uint32_t measured_iterations = 1;
 };
 
 // Loads per PE (sum of task loads / speed) under a mapping.
