@@ -7,6 +7,7 @@
 #include "common/report_fields.hpp"
 #include "common/text_table.hpp"
 #include "nettopo/support/atomic_file.hpp"
+#include "nettopo/support/error.hpp"
 
 #include <fmt/format.h>
 
@@ -82,6 +83,30 @@ std::vector<Cell> comparison_cells(const SimulationResult& r) {
     };
 }
 
+// The spread columns (several seeds): min, median and max of each.
+struct SpreadField {
+    const char* key;
+    Spread SimulationSpread::*field;
+};
+constexpr SpreadField spread_fields[] = {
+    {"total_seconds", &SimulationSpread::total_seconds},
+    {"speedup", &SimulationSpread::speedup},
+    {"migrations", &SimulationSpread::migrations},
+    {"max_avg_after", &SimulationSpread::max_avg_after},
+    {"decision_seconds", &SimulationSpread::decision_seconds},
+};
+
+// What the table shows of a spread: total and migrations.
+std::vector<Cell> spread_table_cells(const SimulationSpread& s) {
+    return {
+        {"total min", "", s.total_seconds.min, seconds(s.total_seconds.min)},
+        {"total median", "", s.total_seconds.median, seconds(s.total_seconds.median)},
+        {"total max", "", s.total_seconds.max, seconds(s.total_seconds.max)},
+        {"migrations min", "", s.migrations.min, fmt::format("{:g}", s.migrations.min)},
+        {"migrations max", "", s.migrations.max, fmt::format("{:g}", s.migrations.max)},
+    };
+}
+
 std::vector<Cell> summary_cells(const BalanceSummary& s) {
     const auto n = [](auto v) { return static_cast<double>(v); };
     return {
@@ -113,15 +138,29 @@ std::vector<Cell> summary_cells(const BalanceSummary& s) {
 } // namespace
 
 void write_comparison(std::ostream& out, ReportFormat format, const BalanceReportHeader& header,
-                      std::span<const SimulationResult> results) {
+                      std::span<const SimulationResult> results,
+                      std::span<const SimulationSpread> spreads) {
+    if (!spreads.empty() && spreads.size() != results.size())
+        throw UsageError("write_comparison: one spread per result, or none");
     if (format == ReportFormat::Json) {
         JsonWriter j(out);
         j.begin_object();
         write_json_header(j, header);
         j.key("results").begin_array();
-        for (const SimulationResult& r : results) {
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            const SimulationResult& r = results[i];
             j.begin_object().field("strategy", r.strategy);
             for (const Cell& c : comparison_cells(r)) j.field(c.key, c.value);
+            if (!spreads.empty()) {
+                j.key("spread").begin_object();
+                for (const SpreadField& f : spread_fields) {
+                    const Spread& v = spreads[i].*f.field;
+                    j.key(f.key).begin_object();
+                    j.field("min", v.min).field("median", v.median).field("max", v.max);
+                    j.end_object();
+                }
+                j.end_object();
+            }
             j.end_object();
         }
         j.end_array().end_object().line();
@@ -132,10 +171,19 @@ void write_comparison(std::ostream& out, ReportFormat format, const BalanceRepor
         const SimulationResult none;
         out << "strategy";
         for (const Cell& c : comparison_cells(none)) out << ',' << c.key;
+        if (!spreads.empty())
+            for (const SpreadField& f : spread_fields)
+                out << ',' << f.key << "_min," << f.key << "_median," << f.key << "_max";
         out << '\n';
-        for (const SimulationResult& r : results) {
-            out << csv_field(r.strategy);
-            for (const Cell& c : comparison_cells(r)) out << ',' << format_number(c.value);
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            out << csv_field(results[i].strategy);
+            for (const Cell& c : comparison_cells(results[i])) out << ',' << format_number(c.value);
+            if (!spreads.empty())
+                for (const SpreadField& f : spread_fields) {
+                    const Spread& v = spreads[i].*f.field;
+                    out << ',' << format_number(v.min) << ',' << format_number(v.median) << ','
+                        << format_number(v.max);
+                }
             out << '\n';
         }
         return;
@@ -143,10 +191,14 @@ void write_comparison(std::ostream& out, ReportFormat format, const BalanceRepor
     std::vector<std::vector<std::string>> rows(1, {"strategy"});
     for (const Cell& c : comparison_cells(SimulationResult{}))
         if (c.heading) rows[0].push_back(c.heading);
-    for (const SimulationResult& r : results) {
-        rows.push_back({r.strategy});
-        for (Cell& c : comparison_cells(r))
+    if (!spreads.empty())
+        for (const Cell& c : spread_table_cells(SimulationSpread{})) rows[0].push_back(c.heading);
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        rows.push_back({results[i].strategy});
+        for (Cell& c : comparison_cells(results[i]))
             if (c.heading) rows.back().push_back(std::move(c.text));
+        if (!spreads.empty())
+            for (Cell& c : spread_table_cells(spreads[i])) rows.back().push_back(std::move(c.text));
     }
     std::vector<bool> numeric(rows[0].size(), true);
     numeric[0] = false;

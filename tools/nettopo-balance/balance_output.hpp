@@ -28,8 +28,11 @@ struct BalanceReportHeader {
 enum class ReportFormat { Table, Csv, Json };
 
 // One row per simulated run (the none run first).
+// spreads: empty, or one per result (several seeds): min, median and max
+// of the main results are added to each row.
 void write_comparison(std::ostream& out, ReportFormat format, const BalanceReportHeader& header,
-                      std::span<const SimulationResult> results);
+                      std::span<const SimulationResult> results,
+                      std::span<const SimulationSpread> spreads = {});
 // One balancing of a given state.
 void write_balance_summary(std::ostream& out, ReportFormat format,
                            const BalanceReportHeader& header, const BalanceSummary& summary);

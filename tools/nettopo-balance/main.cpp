@@ -6,7 +6,9 @@
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo-balance/balance_output.hpp"
+#include "nettopo/balance/platform.hpp"
 #include "nettopo/families/family.hpp"
+#include "nettopo/formats/description.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/model/progress.hpp"
@@ -19,6 +21,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 namespace {
 
@@ -38,7 +41,30 @@ struct Options {
     double link_gbps = CommModelOptions{}.default_link_gbps;
     bool json = false, csv = false, csv_comments = false, quiet = false, list = false;
     bool allowed_only = false;
+    // Costs (platform.hpp): a network kind, then each knob on its own.
+    std::string network; // empty: the preset's, else none
+    std::optional<double> overhead_us, gap_us, intra_overhead_us, intra_gap_us, round_us;
+    std::optional<double> migration_us, local_ns, noise;
+    std::optional<bool> gather;
+    // Strategy parameters (StrategyOptions), unset: their defaults.
+    std::optional<double> refine_tolerance, refine_step, smart_threshold, smart_gap, topo_slack;
+    std::optional<double> grapevine_tolerance, packdrop_tolerance;
+    std::optional<std::uint32_t> smart_passes, gossip_fanout, grapevine_phases, packdrop_tries;
+    std::optional<std::uint32_t> reply_timeout;
 };
+
+// "0.75 x 8, 1 x 4": runs of equal speeds.
+std::string speeds_text(const std::vector<double>& speeds) {
+    std::string text;
+    for (std::size_t i = 0; i < speeds.size();) {
+        std::size_t j = i;
+        while (j < speeds.size() && speeds[j] == speeds[i]) ++j;
+        fmt::format_to(std::back_inserter(text), "{}{:g} x {}", text.empty() ? "" : ", ", speeds[i],
+                       j - i);
+        i = j;
+    }
+    return text;
+}
 
 std::string command_line(int argc, char** argv) {
     std::string text = "nettopo-balance";
@@ -62,6 +88,10 @@ LoadedTopology load_input(const Options& o, const WorkloadPreset* preset, Progre
     load.node_level = parse_node_level(o.node_level);
     load.progress = progress;
     load.pu_scope = o.allowed_only ? PuScope::allowed_only : PuScope::whole_machine;
+    if (o.gen.empty() && o.input.empty() && preset && preset->cluster_is_description) {
+        std::istringstream text{std::string(preset->cluster)};
+        return {read_description(text, std::string(preset->name), load), nullptr, {}, {}};
+    }
     if (!o.gen.empty() || (o.input.empty() && preset)) {
         const std::string spec = !o.gen.empty() ? o.gen : std::string(preset->cluster);
         GenerateOptions gen;
@@ -81,6 +111,18 @@ StrategyOptions strategy_options(const Options& o, std::uint64_t seed) {
     s.faults.loss_probability = o.loss;
     s.faults.delay_probability = o.delay;
     s.faults.max_delay_rounds = o.delay > 0 ? o.max_delay : 0;
+    s.refine_tolerance = o.refine_tolerance.value_or(s.refine_tolerance);
+    s.refine_step = o.refine_step.value_or(s.refine_step);
+    s.smart_threshold = o.smart_threshold.value_or(s.smart_threshold);
+    s.smart_gap_factor = o.smart_gap.value_or(s.smart_gap_factor);
+    s.smart_passes = o.smart_passes.value_or(s.smart_passes);
+    s.topo_slack = o.topo_slack.value_or(s.topo_slack);
+    s.gossip_fanout = o.gossip_fanout.value_or(s.gossip_fanout);
+    s.grapevine_tolerance = o.grapevine_tolerance.value_or(s.grapevine_tolerance);
+    s.grapevine_phases = o.grapevine_phases.value_or(s.grapevine_phases);
+    s.packdrop_tolerance = o.packdrop_tolerance.value_or(s.packdrop_tolerance);
+    s.packdrop_max_tries = o.packdrop_tries.value_or(s.packdrop_max_tries);
+    s.reply_timeout_rounds = o.reply_timeout.value_or(s.reply_timeout_rounds);
     return s;
 }
 
@@ -88,6 +130,56 @@ std::vector<std::unique_ptr<Strategy>> make_strategies(const Options& o, std::ui
     return read_named("--strategy", [&] {
         return nettopo::make_strategies(o.strategies, strategy_options(o, seed));
     });
+}
+
+// The network kind: --network, else the preset's, else none.
+const PlatformCosts& platform_of(const Options& o, const WorkloadPreset* preset) {
+    if (!o.network.empty()) return platform_costs(o.network);
+    return platform_costs(preset ? preset->network : "none");
+}
+
+// The platform's costs, then each knob given on its own.
+void apply_costs(const Options& o, const PlatformCosts& platform, CommModelOptions& m,
+                 StepCosts& step) {
+    apply_platform(platform, m, step);
+    constexpr double us = 1e-6;
+    if (o.overhead_us) m.network_costs.overhead_seconds = *o.overhead_us * us;
+    if (o.gap_us) m.network_costs.gap_seconds = *o.gap_us * us;
+    if (o.intra_overhead_us) m.intra_machine_costs.overhead_seconds = *o.intra_overhead_us * us;
+    if (o.intra_gap_us) m.intra_machine_costs.gap_seconds = *o.intra_gap_us * us;
+    if (o.round_us) m.min_round_seconds = *o.round_us * us;
+    if (o.migration_us) step.migration_seconds_per_task = *o.migration_us * us;
+    if (o.local_ns) step.local_seconds_per_task = *o.local_ns * 1e-9;
+    if (o.noise) step.load_noise = *o.noise;
+    if (o.gather) step.gather_statistics = *o.gather;
+}
+
+// The costs in the report's parameters, when any is set; step_costs: those
+// of a simulated run too (balancing once has no step to charge).
+void add_cost_parameters(const PlatformCosts& platform, const CommModelOptions& m,
+                         const StepCosts* step_costs, BalanceReportHeader& header) {
+    const StepCosts step = step_costs ? *step_costs : StepCosts{};
+    const bool any = m.network_costs.any() || m.intra_machine_costs.any() ||
+                     m.min_round_seconds > 0 || step.gather_statistics ||
+                     step.migration_seconds_per_task > 0 || step.local_seconds_per_task > 0 ||
+                     step.load_noise > 0;
+    if (!any && platform.name == "none") return;
+    // Twelve digits: 0.4 us stored in seconds prints as 0.4, not 0.39999999999999997.
+    const auto tidy = [](double v) { return std::stod(fmt::format("{:.12g}", v)); };
+    header.parameters.insert(
+        header.parameters.end(),
+        {{"network", std::string(platform.name)},
+         {"overhead_us", tidy(m.network_costs.overhead_seconds * 1e6)},
+         {"gap_us", tidy(m.network_costs.gap_seconds * 1e6)},
+         {"intra_overhead_us", tidy(m.intra_machine_costs.overhead_seconds * 1e6)},
+         {"intra_gap_us", tidy(m.intra_machine_costs.gap_seconds * 1e6)},
+         {"round_us", tidy(m.min_round_seconds * 1e6)}});
+    if (!step_costs) return;
+    header.parameters.insert(header.parameters.end(),
+                             {{"gather", step.gather_statistics},
+                              {"migration_us", tidy(step.migration_seconds_per_task * 1e6)},
+                              {"local_ns_per_task", tidy(step.local_seconds_per_task * 1e9)},
+                              {"noise", step.load_noise}});
 }
 
 CommModelOptions model_options(const Options& o, Progress* progress,
@@ -128,24 +220,33 @@ int list(const Options&) {
 }
 
 int compare(const Options& o, const BalanceReportHeader& base) {
-    for (const auto* f :
-         {&o.tasks, &o.graph, &o.mapping, &o.speeds, &o.output, &o.rankfile, &o.slurm})
+    for (const auto* f : {&o.tasks, &o.graph, &o.mapping, &o.output, &o.rankfile, &o.slurm})
         if (!f->empty())
-            throw UsageError("--tasks, --graph, --mapping, --speeds, -o, --rankfile and --slurm "
-                             "balance a given state once; --workload compares strategies on a "
-                             "simulated run");
+            throw UsageError("--tasks, --graph, --mapping, -o, --rankfile and --slurm balance a "
+                             "given state once; --workload compares strategies on a simulated "
+                             "run");
     LbTestParams params = parse_workload_spec(o.workload);
     if (o.iterations) params.iterations = *o.iterations;
     if (o.every) params.every = *o.every;
     if (o.seed) params.seed = *o.seed;
     TerminalProgress progress("nettopo-balance");
     Progress* shown = o.quiet ? nullptr : &progress;
-    const LoadedTopology topology = load_input(o, workload_preset_of(o.workload), shown);
+    const WorkloadPreset* preset = workload_preset_of(o.workload);
+    const LoadedTopology topology = load_input(o, preset, shown);
     const Cluster& cluster = topology.cluster;
-    const CommModel model(cluster, model_options(o, shown, topology));
+    CommModelOptions model_choice = model_options(o, shown, topology);
     SimulationOptions sim;
+    const PlatformCosts& platform = platform_of(o, preset);
+    apply_costs(o, platform, model_choice, sim.step_costs);
+    const CommModel model(cluster, model_choice);
     sim.progress = shown;
     sim.measure_wall_time = o.decision_time == "measured";
+    // Speeds: --speeds, else the preset's when the run is on its own cluster.
+    const bool own_cluster = preset && o.input.empty() && o.gen.empty();
+    if (!o.speeds.empty())
+        sim.pe_speeds = read_pe_speeds(o.speeds, cluster);
+    else if (own_cluster && !preset->pe_speeds.empty())
+        sim.pe_speeds.assign(preset->pe_speeds.begin(), preset->pe_speeds.end());
     // One run per seed, the workload and the strategies drawing from it.
     std::vector<std::vector<SimulationResult>> runs;
     for (std::uint32_t i = 0; i < o.seeds; ++i) {
@@ -176,8 +277,15 @@ int compare(const Options& o, const BalanceReportHeader& base) {
     // Over several seeds (seed, seed + 1, ...) the results are their means.
     if (o.seeds > 1) header.parameters.push_back({"seeds", std::uint64_t{o.seeds}});
     header.parameters.push_back({"distance_index", model.index().description()});
+    if (preset && !preset->charm_version.empty())
+        header.parameters.push_back({"charm_version", std::string(preset->charm_version)});
+    if (!sim.pe_speeds.empty())
+        header.parameters.push_back({"pe_speeds", speeds_text(sim.pe_speeds)});
+    add_cost_parameters(platform, model_choice, &sim.step_costs, header);
     add_fault_parameters(o, header);
-    write_comparison(std::cout, format_of(o), header, results);
+    const std::vector<SimulationSpread> spreads =
+        o.seeds > 1 ? spread_results(runs) : std::vector<SimulationSpread>{};
+    write_comparison(std::cout, format_of(o), header, results, spreads);
     return exit_ok;
 }
 
@@ -191,7 +299,11 @@ int balance_once(const Options& o, const BalanceReportHeader& base) {
     Progress* shown = o.quiet ? nullptr : &progress;
     const LoadedTopology topology = load_input(o, nullptr, shown);
     const Cluster& cluster = topology.cluster;
-    const CommModel model(cluster, model_options(o, shown, topology));
+    CommModelOptions model_choice = model_options(o, shown, topology);
+    StepCosts unused_step; // balancing once: no run, no step to charge
+    const PlatformCosts& platform = platform_of(o, nullptr);
+    apply_costs(o, platform, model_choice, unused_step);
+    const CommModel model(cluster, model_choice);
     progress.finish();
     const std::vector<double> loads = read_task_loads(o.tasks);
     const auto num_tasks = static_cast<std::uint32_t>(loads.size());
@@ -221,6 +333,7 @@ int balance_once(const Options& o, const BalanceReportHeader& base) {
                               {"num_pes", std::uint64_t{cluster.num_pes()}},
                               {"num_tasks", std::uint64_t{num_tasks}},
                               {"num_edges", std::uint64_t{graph.num_edges()}}});
+    add_cost_parameters(platform, model_choice, nullptr, header);
     add_fault_parameters(o, header);
     if (!o.output.empty()) {
         save_mapping(o.output, out.mapping);
@@ -278,13 +391,15 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1u, 4294967295u));
     app.add_option("--seed", o.seed, "Seed of the workload and of the strategies");
     app.add_option("--seeds", o.seeds,
-                   "Compare over N seeds (--seed, --seed + 1, ...) and print the means")
+                   "Compare over N seeds (--seed, --seed + 1, ...): the means, and the min, median "
+                   "and max of the main results")
         ->capture_default_str()
         ->check(CLI::Range(1u, 100000u));
     app.add_option("--tasks", o.tasks, "Task loads, CSV task,load (seconds)");
     app.add_option("--graph", o.graph, "Task communication, CSV a,b,bytes per iteration");
     app.add_option("--mapping", o.mapping, "Current mapping, CSV task,pe");
-    app.add_option("--speeds", o.speeds, "Relative PE speeds, CSV pe,speed (default all 1)");
+    app.add_option("--speeds", o.speeds,
+                   "Relative PE speeds, CSV pe,speed (default all 1, or the preset's)");
     app.add_option("-o,--output", o.output, "Write the new mapping, CSV task,pe ('-' = stdout)");
     app.add_option("--rankfile", o.rankfile, "Write an Open MPI rankfile of the new mapping");
     app.add_option("--slurm", o.slurm,
@@ -309,6 +424,60 @@ int main(int argc, char** argv) {
                    "bit)")
         ->capture_default_str()
         ->check(CLI::IsMember({"measured", "none"}));
+    app.add_option("--network", o.network,
+                   "Software costs of a network kind: none, gige, ib, shm (default: the "
+                   "preset's, else none)")
+        ->check(CLI::IsMember({"none", "gige", "ib", "shm"}));
+    const auto micro = CLI::Range(0.0, 1e9);
+    app.add_option("--overhead-us", o.overhead_us,
+                   "o: CPU time to send, and again to receive, a message between machines")
+        ->check(micro);
+    app.add_option("--gap-us", o.gap_us, "g: least interval between two messages of one PE")
+        ->check(micro);
+    app.add_option("--intra-overhead-us", o.intra_overhead_us, "o inside a machine")->check(micro);
+    app.add_option("--intra-gap-us", o.intra_gap_us, "g inside a machine")->check(micro);
+    app.add_option("--round-us", o.round_us,
+                   "Least time of a protocol round, even when nothing arrives")
+        ->check(micro);
+    app.add_option("--gather", o.gather,
+                   "Charge centralised strategies the statistics sent to PE 0 and the decision "
+                   "broadcast (on/off)");
+    app.add_option("--migration-us", o.migration_us,
+                   "Fixed cost of a migrated task at its sender and again at its receiver")
+        ->check(micro);
+    app.add_option("--local-ns", o.local_ns,
+                   "Distributed strategies' own computation per task of the busiest PE")
+        ->check(micro);
+    app.add_option("--noise", o.noise,
+                   "Relative noise of measured loads (standard deviation, seeded)")
+        ->check(CLI::Range(0.0, 10.0));
+    app.add_option("--refine-tolerance", o.refine_tolerance,
+                   "refine, refine-heap, topo-refine: heavy above this x average (1.05)");
+    app.add_option("--refine-step", o.refine_step, "refine*: step of the tolerance search (0.01)");
+    app.add_option("--smart-threshold", o.smart_threshold,
+                   "smart: act when (max - min) / avg exceeds this (0.05)");
+    app.add_option("--smart-gap-factor", o.smart_gap,
+                   "smart: a task moves if its load <= this x (max - min) (1)");
+    app.add_option("--smart-passes", o.smart_passes,
+                   "smart: walks over the tasks, 0 = until none "
+                   "moves (0)");
+    app.add_option("--topo-slack", o.topo_slack,
+                   "topo-greedy: load allowed above the average near partners (0.03)");
+    app.add_option("--gossip-fanout", o.gossip_fanout, "grapevine*, packdrop: gossip fan-out (2)")
+        ->check(CLI::Range(1u, 1000u));
+    app.add_option("--grapevine-tolerance", o.grapevine_tolerance,
+                   "grapevine*: the 1.05 of its thresholds (1.05)");
+    app.add_option("--grapevine-phases", o.grapevine_phases,
+                   "grapevine: at most this many phases "
+                   "(10)")
+        ->check(CLI::Range(1u, 1000u));
+    app.add_option("--packdrop-tolerance", o.packdrop_tolerance,
+                   "packdrop: v, overloaded above (1 + v) x average (0.05)");
+    app.add_option("--packdrop-tries", o.packdrop_tries, "packdrop: offers of one pack (8)")
+        ->check(CLI::Range(1u, 1000u));
+    app.add_option("--reply-timeout", o.reply_timeout,
+                   "Protocol rounds a sender waits for a reply (4)")
+        ->check(CLI::Range(1u, 1000u));
     add_index_option(app, o.index_use,
                      "How the communication model answers distances: auto and always (a run "
                      "asks millions of them) take the distance index kept in the binary image, "

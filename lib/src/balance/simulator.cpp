@@ -276,4 +276,33 @@ std::vector<SimulationResult> average_results(std::span<const std::vector<Simula
     return mean;
 }
 
+std::vector<SimulationSpread> spread_results(std::span<const std::vector<SimulationResult>> runs) {
+    std::vector<SimulationSpread> out;
+    if (runs.empty()) return out;
+    for (const auto& run : runs)
+        if (run.size() != runs.front().size())
+            throw UsageError("spread_results: the runs compare different strategies");
+    std::vector<double> values(runs.size());
+    const auto spread = [&](std::size_t i, auto value) {
+        for (std::size_t k = 0; k < runs.size(); ++k) values[k] = value(runs[k][i]);
+        std::sort(values.begin(), values.end());
+        const std::size_t n = values.size();
+        const double median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+        return Spread{values.front(), median, values.back()};
+    };
+    for (std::size_t i = 0; i < runs.front().size(); ++i) {
+        SimulationSpread s;
+        s.strategy = runs.front()[i].strategy;
+        s.total_seconds = spread(i, [](const SimulationResult& r) { return r.total_seconds; });
+        s.speedup = spread(i, [](const SimulationResult& r) { return r.speedup; });
+        s.migrations =
+            spread(i, [](const SimulationResult& r) { return static_cast<double>(r.migrations); });
+        s.max_avg_after = spread(i, [](const SimulationResult& r) { return r.max_avg_after; });
+        s.decision_seconds =
+            spread(i, [](const SimulationResult& r) { return r.decision_seconds; });
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
 } // namespace nettopo

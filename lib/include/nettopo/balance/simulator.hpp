@@ -74,6 +74,18 @@ SimulationResult simulate(const CommModel& model, const Workload& workload,
 // seed, the same strategies in the same order); counts are rounded.
 std::vector<SimulationResult> average_results(std::span<const std::vector<SimulationResult>> runs);
 
+// How a quantity spread over several seeds.
+struct Spread {
+    double min = 0, median = 0, max = 0; // median: mean of the middle two for an even count
+};
+struct SimulationSpread {
+    std::string strategy;
+    Spread total_seconds, speedup, migrations, max_avg_after, decision_seconds;
+};
+// Per strategy (the order of the runs'), the spread of the main results
+// over the runs of average_results' input.
+std::vector<SimulationSpread> spread_results(std::span<const std::vector<SimulationResult>> runs);
+
 std::vector<SimulationResult> compare_strategies(const CommModel& model, const Workload& workload,
                                                  std::span<const Strategy* const> strategies,
                                                  const SimulationOptions& options = {});

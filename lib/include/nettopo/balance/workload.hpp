@@ -81,12 +81,19 @@ LbTestParams parse_workload_spec(std::string_view spec);
 struct WorkloadPreset {
     std::string_view name;        // "smartlb-50", "packdrop-18990", "nettopo-3600", ...
     std::string_view description; // the paper and its setting
-    std::string_view cluster;     // a cluster spec (generate_from_spec) for the PEs it ran on
+    // The PEs it ran on: a cluster spec (generate_from_spec), or, when the
+    // machines differ, a description file's text (read_description).
+    std::string_view cluster;
     LbTestParams params;
+    std::string_view network = "none";   // its PlatformCosts (platform.hpp)
+    std::string_view charm_version = {}; // the Charm++ the paper ran
+    bool cluster_is_description = false;
+    std::span<const double> pe_speeds = {}; // per PE, empty: all 1
 };
-// The seeds' configurations: SmartLB 50/100/200 tasks on 8 PEs, PackDrop
-// 18,990 and 36,990 tasks on 128 PEs (16 machines x 8), Net Topo 3,600 and
-// 5,400 tasks on 12 PEs.
+// The papers' platforms: SmartLB 50/100/200 tasks on one 8-PE machine;
+// PackDrop 18,990 and 36,990 tasks on 32 hosts x 4 PEs on Gigabit Ethernet;
+// Net Topo 3,600 and 5,400 tasks on an 8-PE and a 4-PE host of different
+// speeds. share/doc/balance.md gives the sources.
 std::span<const WorkloadPreset> workload_presets();
 // The preset a workload spec starts from ("packdrop-18990:seed=7" ->
 // packdrop-18990), nullptr for lb_test:... or an unknown name.
