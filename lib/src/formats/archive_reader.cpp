@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <iterator>
+#include <optional>
 #include <pugixml.hpp>
 
 namespace nettopo {
@@ -221,17 +222,22 @@ private:
                     fail(root, fmt::format("a {} of type {} has no PU below it (every object "
                                            "but a PU, or a Group holding only memory, has one)",
                                            to_string(o.type), n));
-            MachineType type(text(t, "description"), std::move(tree), request, lat);
+            // Building the type checks its node level (a NUMA locality must
+            // be one PU range): an error there names this <type> too.
+            std::optional<MachineType> type;
+            located(t, [&] { type.emplace(text(t, "description"), std::move(tree), request, lat); });
             if (std::string_view level = text(t, "node-level");
-                level != to_string(type.node_type()))
+                level != to_string(type->node_type()))
                 fail(t, fmt::format("node-level=\"{}\" does not match the tree and node-request "
                                     "(which give {})",
-                                    level, to_string(type.node_type())));
+                                    level, to_string(type->node_type())));
             // A node level asked for on the command line applies where the
             // archive's was automatic, as it would for a description.
             if (!request.type && node_level_.type)
-                type = MachineType(type.description(), type.tree(), node_level_, lat);
-            located(t, [&] { type_ids_.push_back(builder.add_type(std::move(type))); });
+                located(t, [&] {
+                    type = MachineType(type->description(), type->tree(), node_level_, lat);
+                });
+            located(t, [&] { type_ids_.push_back(builder.add_type(std::move(*type))); });
             ++n;
         }
         check_count(types, n);

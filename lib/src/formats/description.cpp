@@ -202,7 +202,8 @@ private:
         }
         if (auto it = types_.find(key); it != types_.end()) return {it->second, forwards};
         MachineTree tree = wrap([&] { return tree_from_synthetic(desc, options_.hwloc_sandbox); });
-        const TypeId id = builder_.add_type(MachineType(desc, std::move(tree), node, lat));
+        const TypeId id =
+            wrap([&] { return builder_.add_type(MachineType(desc, std::move(tree), node, lat)); });
         types_.emplace(std::move(key), id);
         return {id, forwards};
     }

@@ -154,7 +154,14 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
             buffer, source, options.hwloc_sandbox, options.pu_scope, detail::declared_pus(doc));
         detail::check_hostname(machine.hostname, buffer, source);
         const std::string stem = file_stem(source);
-        return one_machine(std::move(machine), hwloc_type_description(source), stem, options);
+        // The node level is checked when the type is built (a NUMA
+        // locality must be one PU range): the error names the export.
+        try {
+            return one_machine(std::move(machine), hwloc_type_description(source), stem, options);
+        } catch (const InputError& e) {
+            if (!e.file().empty()) throw;
+            throw InputError(source, 0, e);
+        }
     }
     case InputKind::Description: {
         std::istringstream in(buffer);

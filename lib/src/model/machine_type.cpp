@@ -66,9 +66,16 @@ ObjectType automatic_node_type(const MachineTree& tree) {
     return has_cores ? ObjectType::Core : ObjectType::PU;
 }
 
-// A NUMA locality whose PUs outside smaller localities are not one range;
-// `pu` is the first PU of its second piece.
-std::string split_locality_message(const MachineTree& tree, ObjectId locality, std::uint32_t pu) {
+// A node object whose PUs outside the smaller ones it holds are not one
+// range (nested NUMA localities; a core holding a core, met in a mutated
+// archive); `pu` is the first PU of its second piece.
+std::string split_locality_message(const MachineTree& tree, ObjectId locality, std::uint32_t pu,
+                                   bool numa_level) {
+    if (!numa_level)
+        return fmt::format("the PUs of {} L#{} outside the objects of the node level below it "
+                           "are not one range (PU {} is apart): nodes must be PU ranges; choose "
+                           "another node level",
+                           tree.level_name(locality), tree.object(locality).logical_index, pu);
     std::string numa;
     for (const MemoryObject& m : tree.memory())
         if (m.type == ObjectType::NUMANode && m.parent == locality)
@@ -127,8 +134,10 @@ MachineType::MachineType(std::string description, MachineTree tree, NodeLevel re
         ObjectId o = node_object_of(tree_.pu(p));
         pus_outside_node_level_ += !matches(o);
         if (node_objects_.empty() || node_objects_.back() != o) {
-            // Only nested NUMA localities can leave an object's PUs in pieces.
-            if (node_at[o.value] != ~0u) throw InputError(split_locality_message(tree_, o, p));
+            // Nested localities (or nested objects of the level's type) can
+            // leave an object's PUs in pieces.
+            if (node_at[o.value] != ~0u)
+                throw InputError(split_locality_message(tree_, o, p, numa));
             node_at[o.value] = static_cast<std::uint32_t>(node_objects_.size());
             node_objects_.push_back(o);
         }

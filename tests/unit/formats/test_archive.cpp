@@ -731,6 +731,34 @@ TEST_CASE("archive: malformed archives are rejected with file and line", "[archi
         group.insert(after, "<object type=\"Group\">" + memory + "</object>");
         CHECK_NOTHROW(from_archive_text(group, "group.xml"));
     }
+    SECTION("a node split in two by a node inside it (fuzz campaign, archive target)") {
+        // A core holding a PU, a core, then another PU: at the Core level
+        // the outer core's PUs are two pieces. The type's check said so
+        // without naming the file (regressions/archive/core-in-core.xml).
+        const std::string text = R"(<?xml version="1.0" encoding="UTF-8"?>
+<nettopo version="2" name="split">
+  <types count="1">
+    <type id="0" description="core:2 pu:1" node-request="Core" node-level="Core">
+      <latencies />
+      <object type="Machine">
+        <object type="Core" os="0">
+          <object type="PU" os="0" />
+          <object type="Core" os="1">
+            <object type="PU" os="1" />
+          </object>
+          <object type="PU" os="2" />
+        </object>
+      </object>
+    </type>
+  </types>
+  <machines count="1"><machine name="a" type="0" /></machines>
+  <switches count="0" />
+  <links count="0">
+</links>
+</nettopo>
+)";
+        check_failure(archive_error(text), 4, "are not one range (PU 2 is apart)");
+    }
     SECTION("wrong root element") {
         const std::string text = replace_once(replace_once(good, "<nettopo ", "<topology "),
                                               "</nettopo>", "</topology>");
