@@ -2,7 +2,9 @@
 // phases against a counter, each pattern's neighbours against a brute-force
 // construction from lb_test's definition, the spec grammar and the presets.
 #include "nettopo/balance/comm_model.hpp"
+#include "nettopo/balance/platform.hpp"
 #include "nettopo/balance/workload.hpp"
+#include "nettopo/formats/description.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/support/error.hpp"
 
@@ -13,6 +15,7 @@
 #include <limits>
 #include <map>
 #include <random>
+#include <sstream>
 
 using namespace nettopo;
 
@@ -288,20 +291,25 @@ TEST_CASE("workload specs round-trip and name what is wrong", "[balance][workloa
     fails_naming("smartlb-51", "smartlb-50");
 }
 
-TEST_CASE("presets: the papers' numbers, on clusters that generate", "[balance][workload]") {
+TEST_CASE("presets: the papers' numbers, on the papers' platforms", "[balance][workload]") {
     struct Want {
         std::string_view name;
         std::uint32_t tasks, every, pes, machines;
         double min, max;
+        std::string_view network, charm;
+        double gbps;          // between the first and last PE's machines (0: one machine)
+        double slow_pe_speed; // the first PE's speed (1 when none are given)
     };
     const Want wants[] = {
-        {"smartlb-50", 50, 10, 8, 1, 1000, 150000},
-        {"smartlb-100", 100, 10, 8, 1, 1000, 150000},
-        {"smartlb-200", 200, 10, 8, 1, 1000, 150000},
-        {"packdrop-18990", 18990, 40, 128, 16, 30, 9000},
-        {"packdrop-36990", 36990, 40, 128, 16, 30, 9000},
-        {"nettopo-3600", 3600, 40, 12, 2, 30, 4120},
-        {"nettopo-5400", 5400, 40, 12, 2, 30, 4120},
+        {"smartlb-50", 50, 10, 8, 1, 1000, 150000, "shm", "6.5.1", 0, 1},
+        {"smartlb-100", 100, 10, 8, 1, 1000, 150000, "shm", "6.5.1", 0, 1},
+        {"smartlb-200", 200, 10, 8, 1, 1000, 150000, "shm", "6.5.1", 0, 1},
+        // 32 hosts x 4 PEs on Gigabit Ethernet (the final paper's Platform 1).
+        {"packdrop-18990", 18990, 40, 128, 32, 30, 9000, "gige", "6.8.1", 1, 1},
+        {"packdrop-36990", 36990, 40, 128, 32, 30, 9000, "gige", "6.8.1", 1, 1},
+        // An 8-PE i7 (speed 0.75) and a 4-PE i5 on one link; loads as the run script passed them.
+        {"nettopo-3600", 3600, 40, 12, 2, 60, 4120, "gige", "6.9.0", 1, 0.75},
+        {"nettopo-5400", 5400, 40, 12, 2, 60, 4120, "gige", "6.9.0", 1, 0.75},
     };
     REQUIRE(workload_presets().size() == std::size(wants));
     for (const Want& want : wants) {
@@ -319,18 +327,30 @@ TEST_CASE("presets: the papers' numbers, on clusters that generate", "[balance][
         CHECK(p.pattern == CommPattern::Ring);
         CHECK(p.message_bytes == 1000);
         CHECK(same_params(parse_workload_spec(want.name), p));
-        const Cluster cluster = generate_from_spec(it->cluster);
+        CHECK(it->network == want.network);
+        CHECK(it->charm_version == want.charm);
+        CHECK_NOTHROW(platform_costs(it->network));
+        std::istringstream text{std::string(it->cluster)};
+        const Cluster cluster = it->cluster_is_description
+                                    ? read_description(text, std::string(it->name))
+                                    : generate_from_spec(it->cluster);
         CHECK(cluster.num_pes() == want.pes);
         CHECK(cluster.num_machines() == want.machines);
+        CHECK((it->pe_speeds.empty() || it->pe_speeds.size() == want.pes));
+        CHECK((it->pe_speeds.empty() ? 1.0 : it->pe_speeds.front()) == want.slow_pe_speed);
         const CommModel model(cluster);
-        if (want.machines > 1) {
-            const double gbps = model.bandwidth_gbps(PeId(0), PeId(want.pes - 1));
-            // PackDrop's 20 Gbit/s InfiniBand; Net Topo's link is not described:
-            // the generator's default for a direct link.
-            const double fallback = LinkClasses::defaults()[LinkClass::SwitchSwitch].bandwidth_gbps;
-            CHECK(gbps == (want.name.starts_with("packdrop") ? 20.0 : fallback));
-        }
+        if (want.machines > 1)
+            CHECK(model.bandwidth_gbps(PeId(0), PeId(want.pes - 1)) == want.gbps);
     }
+    // Net Topo's hosts differ: 8 PEs (4 cores x 2 threads) then 4.
+    const auto nettopo = workload_preset_of("nettopo-3600");
+    std::istringstream text{std::string(nettopo->cluster)};
+    const Cluster c = read_description(text, "nettopo-3600");
+    CHECK(c.pes_of_machine(MachineId(0)).count == 8);
+    CHECK(c.pes_of_machine(MachineId(1)).count == 4);
+    // PackDrop's hosts are 23 us apart (two 11.5 us links through the switch).
+    const Cluster pd = generate_from_spec(workload_preset_of("packdrop-18990")->cluster);
+    CHECK(CommModel(pd).latency_ns(PeId(0), PeId(127)) == Approx(23000));
 }
 
 TEST_CASE("generate_from_spec takes the machine and link options out of the family's",
