@@ -12,6 +12,7 @@
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/support/error.hpp"
 #include "testkit/random_cluster.hpp"
+#include "testkit/sanitizer_scale.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -827,7 +828,8 @@ struct LiteralRefiner {
 TEST_CASE("refine: Charm++ 6.8's Refiner, against a literal transcription", "[balance][refine]") {
     std::mt19937_64 rng(6801);
     std::size_t moved = 0;
-    for (int round = 0; round < 300; ++round) {
+    const int rounds = test::random_cases(300);
+    for (int round = 0; round < rounds; ++round) {
         const std::uint32_t pes = 2 + rng() % 24;
         const Cluster c = flat_cluster(pes);
         const CommModel model(c);
@@ -856,7 +858,7 @@ TEST_CASE("refine: Charm++ 6.8's Refiner, against a literal transcription", "[ba
         REQUIRE(make_strategy("refine")->balance(in).mapping == want);
         moved += moves(s.mapping, want);
     }
-    CHECK(moved > 1000);
+    CHECK(moved > std::size_t(rounds) * 3);
 }
 
 TEST_CASE("refine: the first light PE that fits, not the one with the most room",

@@ -4,6 +4,7 @@
 #include "nettopo/balance/simulator.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/support/error.hpp"
+#include "testkit/sanitizer_scale.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -283,7 +284,7 @@ TEST_CASE("simulator: every cost against the naive replay", "[balance][simulator
         "complete --machines 1 --machine 'core:3 pu:1'",
     };
     const auto draw = [&](double scale) { return rng() % 3 == 0 ? 0.0 : scale * (rng() % 100); };
-    for (int round = 0; round < 45; ++round) {
+    for (int round = 0; round < test::random_cases(45); ++round) {
         const Cluster cluster = generate_from_spec(clusters[round % 3]);
         CommModelOptions mo;
         mo.network_costs = {draw(1e-7), draw(1e-7)};
