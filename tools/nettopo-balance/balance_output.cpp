@@ -205,6 +205,48 @@ void write_comparison(std::ostream& out, ReportFormat format, const BalanceRepor
     write_text_table(out, rows, numeric);
 }
 
+void write_mpi_comparison(std::ostream& out, ReportFormat format, const BalanceReportHeader& header,
+                          const MpiBalanceComparison& c) {
+    const auto n = [](auto v) { return static_cast<double>(v); };
+    const std::vector<Cell> cells = {
+        {"ranks", "ranks", n(c.ranks), count(c.ranks)},
+        {"messages (MPI)", "mpi_messages", n(c.mpi_messages), count(c.mpi_messages)},
+        {"messages (simulated)", "simulated_messages", n(c.simulated_messages),
+         count(c.simulated_messages)},
+        {"migrations (MPI)", "mpi_migrations", n(c.mpi_migrations), count(c.mpi_migrations)},
+        {"migrations (simulated)", "simulated_migrations", n(c.simulated_migrations),
+         count(c.simulated_migrations)},
+        {"max/avg before", "max_avg_before", c.max_avg_before, ratio(c.max_avg_before)},
+        {"max/avg after (MPI)", "mpi_max_avg_after", c.mpi_max_avg_after,
+         ratio(c.mpi_max_avg_after)},
+        {"max/avg after (simulated)", "simulated_max_avg_after", c.simulated_max_avg_after,
+         ratio(c.simulated_max_avg_after)},
+        {"MPI protocol (wall)", "mpi_seconds", c.mpi_seconds, seconds(c.mpi_seconds)},
+    };
+    if (format == ReportFormat::Json) {
+        JsonWriter j(out);
+        j.begin_object();
+        write_json_header(j, header);
+        j.field("strategy", c.strategy).field("same_mapping", c.same_mapping);
+        for (const Cell& cell : cells) j.field(cell.key, cell.value);
+        j.end_object().line();
+        return;
+    }
+    if (format != ReportFormat::Csv || header.csv_comments) write_header(out, header);
+    if (format == ReportFormat::Csv) {
+        out << "strategy,same_mapping";
+        for (const Cell& cell : cells) out << ',' << cell.key;
+        out << '\n' << csv_field(c.strategy) << ',' << (c.same_mapping ? "true" : "false");
+        for (const Cell& cell : cells) out << ',' << format_number(cell.value);
+        out << '\n';
+        return;
+    }
+    std::vector<std::vector<std::string>> rows{{"strategy", c.strategy},
+                                               {"same mapping", c.same_mapping ? "yes" : "no"}};
+    for (const Cell& cell : cells) rows.push_back({cell.heading, cell.text});
+    write_text_table(out, rows, {false, false});
+}
+
 void write_balance_summary(std::ostream& out, ReportFormat format,
                            const BalanceReportHeader& header, const BalanceSummary& s) {
     const std::vector<Cell> cells = summary_cells(s);

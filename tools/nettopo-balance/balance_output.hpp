@@ -6,6 +6,7 @@
 #pragma once
 
 #include "common/report_fields.hpp"
+#include "nettopo-balance/mpi_balance.hpp"
 #include "nettopo/balance/balance_summary.hpp"
 #include "nettopo/balance/mapping_io.hpp"
 #include "nettopo/balance/simulator.hpp"
@@ -28,6 +29,10 @@ struct BalanceReportHeader {
 enum class ReportFormat { Table, Csv, Json };
 
 // One row per simulated run (the none run first).
+// nettopo-balance --mpi: the MPI run beside the simulator's.
+void write_mpi_comparison(std::ostream& out, ReportFormat format, const BalanceReportHeader& header,
+                          const MpiBalanceComparison& c);
+
 // spreads: empty, or one per result (several seeds): min, median and max
 // of the main results are added to each row.
 void write_comparison(std::ostream& out, ReportFormat format, const BalanceReportHeader& header,

@@ -6,6 +6,7 @@
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo-balance/balance_output.hpp"
+#include "nettopo-balance/mpi_balance.hpp"
 #include "nettopo/balance/platform.hpp"
 #include "nettopo/families/family.hpp"
 #include "nettopo/formats/description.hpp"
@@ -41,6 +42,7 @@ struct Options {
     double link_gbps = CommModelOptions{}.default_link_gbps;
     bool json = false, csv = false, csv_comments = false, quiet = false, list = false;
     bool allowed_only = false;
+    bool mpi = false; // one MPI rank per PE (mpi_balance.hpp)
     // Costs (platform.hpp): a network kind, then each knob on its own.
     std::string network; // empty: the preset's, else none
     std::optional<double> overhead_us, gap_us, intra_overhead_us, intra_gap_us, round_us;
@@ -289,6 +291,47 @@ int compare(const Options& o, const BalanceReportHeader& base) {
     return exit_ok;
 }
 
+// --mpi: the state every rank builds alike: the workload's loads as the
+// simulator's first step measures them (their mean over the first `every`
+// iterations), its initial mapping, the cluster and speeds.
+MpiBalanceState mpi_state(const Options& o) {
+    if (o.workload.empty())
+        throw UsageError("--mpi balances a workload's first step: give --workload");
+    MpiBalanceState s;
+    LbTestParams params = parse_workload_spec(o.workload);
+    if (o.iterations) params.iterations = *o.iterations;
+    if (o.every) params.every = *o.every;
+    if (o.seed) params.seed = *o.seed;
+    const WorkloadPreset* preset = workload_preset_of(o.workload);
+    s.cluster = std::make_unique<Cluster>(load_input(o, preset, nullptr).cluster);
+    s.model = std::make_unique<CommModel>(*s.cluster);
+    const Workload workload(params);
+    const std::uint32_t n = workload.num_tasks(),
+                        window = std::max(1u, std::min(params.every, params.iterations));
+    s.loads.assign(n, 0.0);
+    std::uint32_t phase = ~0u;
+    std::vector<double> loads;
+    for (std::uint32_t it = 0; it < window; ++it) {
+        if (workload.phase_of_iteration(it) != phase) {
+            phase = workload.phase_of_iteration(it);
+            loads = workload.loads(phase);
+        }
+        for (std::uint32_t t = 0; t < n; ++t) s.loads[t] += loads[t];
+    }
+    for (double& l : s.loads) l /= window;
+    s.mapping = workload.initial_mapping(s.cluster->num_pes());
+    s.graph = workload.graph();
+    if (!o.speeds.empty())
+        s.speeds = read_pe_speeds(o.speeds, *s.cluster);
+    else if (preset && o.input.empty() && o.gen.empty())
+        s.speeds.assign(preset->pe_speeds.begin(), preset->pe_speeds.end());
+    if (o.strategies.empty() || o.strategies.find(',') != std::string::npos)
+        throw UsageError("--mpi runs one --strategy (neighbor or neighbor-charm)");
+    s.strategy = o.strategies;
+    s.options = strategy_options(o, params.seed);
+    return s;
+}
+
 int balance_once(const Options& o, const BalanceReportHeader& base) {
     if (o.iterations || o.every || o.seeds != 1)
         throw UsageError("--iterations, --every and --seeds go with --workload (a simulated run)");
@@ -491,6 +534,10 @@ int main(int argc, char** argv) {
     app.add_flag("-q,--quiet", o.quiet,
                  "No progress line, and no note when this machine is read for want of a topology");
     app.add_flag("--list", o.list, "List the strategies and the workload presets");
+    app.add_flag("--mpi", o.mpi,
+                 "Under mpirun, one rank per PE: run the strategy's protocol over MPI on the "
+                 "workload's first step and compare it with the simulator's (exit 3 if they "
+                 "differ)");
     add_version_flag(app, "nettopo-balance");
     app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage.");
     try {
@@ -501,6 +548,19 @@ int main(int argc, char** argv) {
         return report_usage_error("nettopo-balance", e.what());
     }
     const BalanceReportHeader header{command_line(argc, argv), {}, {}, o.csv_comments};
+    if (o.mpi) {
+        MpiBalanceOptions mpi;
+        mpi.tool = "nettopo-balance";
+        mpi.build = [&] { return mpi_state(o); };
+        mpi.print_on_root = [&](const MpiBalanceComparison& c) {
+            BalanceReportHeader h = header;
+            h.parameters.insert(h.parameters.end(), {{"cluster", c.cluster},
+                                                     {"num_pes", std::uint64_t{c.ranks}},
+                                                     {"num_tasks", std::uint64_t{c.num_tasks}}});
+            write_mpi_comparison(std::cout, format_of(o), h, c);
+        };
+        return balance_over_mpi(mpi);
+    }
     return run_guarded("nettopo-balance", [&] {
         if (o.list) return list(o);
         if (!o.workload.empty()) return compare(o, header);

@@ -37,6 +37,7 @@
 // Charm++ counts an object's measured wall time.
 #include "balance/protocol.hpp"
 #include "balance/strategies.hpp"
+#include "nettopo/balance/neighbor_rule.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -96,40 +97,15 @@ BalanceOutcome run_on(const BalanceInput& in, const StrategyOptions& options, Tr
         decided[p] = 1;
         --undecided;
         const std::uint32_t base = nb.offsets[p];
-        double sum = my_load[p];
         lightest.clear();
         for (std::uint32_t i = base; i < nb.offsets[p + 1]; ++i)
-            if (heard[i] >= 0) {
-                sum += heard[i];
-                lightest.emplace_back(heard[i], i);
-            }
-        double mine = my_load[p];
-        const double average = sum / (1.0 + lightest.size());
-        if (!lightest.empty() && mine > average) {
-            // Biggest first: tasks[next] is the top of NeighborLB's max-heap
-            // of objects; the ones before it were moved or discarded.
-            tasks.clear();
-            for (std::uint32_t t : held.of(p)) tasks.emplace_back(in.task_loads[t] / speed(p), t);
-            std::sort(tasks.begin(), tasks.end(), std::greater<>{});
-            std::make_heap(lightest.begin(), lightest.end(), std::greater<>{});
-            std::size_t here = tasks.size(), next = 0;
-            do {
-                if (here <= 1) break; // NeighborLB always leaves one object
-                std::pop_heap(lightest.begin(), lightest.end(), std::greater<>{});
-                auto& [nload, slot] = lightest.back();
-                while (next < tasks.size() &&
-                       !(nload + tasks[next].first < mine - tasks[next].first))
-                    ++next; // discarded for good, as in NeighborLB
-                if (next == tasks.size()) break;
-                const auto [load, task] = tasks[next++];
-                --here;
-                nload += load;
-                mine -= load;
-                ++moves[slot];
-                out.mapping[task] = PeId(nb.pes[slot]);
-                if (trace) trace->commits.push_back({task, p, nb.pes[slot]});
-                std::push_heap(lightest.begin(), lightest.end(), std::greater<>{});
-            } while (mine > average);
+            if (heard[i] >= 0) lightest.emplace_back(heard[i], i);
+        tasks.clear();
+        for (std::uint32_t t : held.of(p)) tasks.emplace_back(in.task_loads[t] / speed(p), t);
+        for (const auto& [task, slot] : neighbor_lb_moves(my_load[p], tasks, lightest)) {
+            ++moves[slot];
+            out.mapping[task] = PeId(nb.pes[slot]);
+            if (trace) trace->commits.push_back({task, p, nb.pes[slot]});
         }
         for (std::uint32_t i = base; i < nb.offsets[p + 1]; ++i)
             net.send(
@@ -216,6 +192,46 @@ Neighborhoods torus_nd_neighborhoods(std::uint32_t P, std::uint32_t dimensions) 
 }
 
 } // namespace protocol
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>>
+neighbor_lb_moves(double my_load, std::vector<std::pair<double, std::uint32_t>> tasks,
+                  std::vector<std::pair<double, std::uint32_t>> heard) {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> moves;
+    double sum = my_load;
+    for (const auto& h : heard) sum += h.first;
+    double mine = my_load;
+    const double average = sum / (1.0 + heard.size());
+    if (heard.empty() || !(mine > average)) return moves;
+    // Biggest first: tasks[next] is the top of NeighborLB's max-heap of
+    // objects; the ones before it were moved or discarded.
+    std::sort(tasks.begin(), tasks.end(), std::greater<>{});
+    std::make_heap(heard.begin(), heard.end(), std::greater<>{});
+    std::size_t here = tasks.size(), next = 0;
+    do {
+        if (here <= 1) break; // NeighborLB always leaves one object
+        std::pop_heap(heard.begin(), heard.end(), std::greater<>{});
+        auto& [nload, slot] = heard.back();
+        while (next < tasks.size() && !(nload + tasks[next].first < mine - tasks[next].first))
+            ++next; // discarded for good, as in NeighborLB
+        if (next == tasks.size()) break;
+        const auto [load, task] = tasks[next++];
+        --here;
+        nload += load;
+        mine -= load;
+        moves.emplace_back(task, slot);
+        std::push_heap(heard.begin(), heard.end(), std::greater<>{});
+    } while (mine > average);
+    return moves;
+}
+
+std::vector<std::vector<std::uint32_t>> neighbor_lists(const CommModel& model, bool charm_torus) {
+    const std::uint32_t P = model.cluster().num_pes();
+    const protocol::Neighborhoods n =
+        charm_torus ? protocol::torus_nd_neighborhoods(P, 5) : protocol::neighborhoods(model);
+    std::vector<std::vector<std::uint32_t>> lists(P);
+    for (std::uint32_t p = 0; p < P; ++p) lists[p].assign(n.of(p).begin(), n.of(p).end());
+    return lists;
+}
 
 std::unique_ptr<Strategy> make_neighbor(const StrategyOptions& options) {
     return std::make_unique<protocol::ProtocolStrategy>("neighbor", protocol::run_neighbor,

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# mpi.balance: nettopo-balance --mpi under mpirun, one rank per PE: NeighborLB's
+# protocol run over MPI must end with the simulator's mapping and message
+# count on the same state (exit 0), on the Net Topo thesis' 12 PEs with both
+# neighbourhoods (nettopo's and Charm++'s torus_nd_5) and on 32 PEs of a
+# generated torus; a job whose size is not the number of PEs, two strategies
+# or a strategy not yet run over MPI is a usage error (exit 2) named by rank 0.
+#
+# Usage: mpi_balance.sh BIN_DIR PROJECT_ROOT. Exit 77 (skipped) without
+# mpirun.
+set -euo pipefail
+[[ $# -eq 2 ]] || { echo "usage: $0 BIN_DIR PROJECT_ROOT" >&2; exit 2; }
+# shellcheck source=../tools/common.sh
+source "$(dirname "$0")/../tools/common.sh" mpi-balance "$1" "$2"
+balance="$bin/nettopo-balance"
+if ! command -v mpirun >/dev/null; then
+    echo "skipped: no mpirun (Debian package openmpi-bin)"
+    exit 77
+fi
+cd "$work"
+unset NETTOPO_ARCHIVE
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+as_root=()
+[[ $(id -u) -eq 0 ]] && as_root=(--allow-run-as-root)
+run() { mpirun "${as_root[@]}" --oversubscribe -np "$@"; }
+
+# agree WHAT N NETTOPO_BALANCE_OPTIONS...: exit 0, the same mapping and as
+# many messages as the simulator, a non-empty run (some task moved).
+agree() {
+    local what=$1 n=$2
+    shift 2
+    local code=0
+    run "$n" "$balance" --mpi "$@" >out.txt 2>err.txt || code=$?
+    if [[ $code -ne 0 ]]; then
+        fail "$what: exit $code: $(cat err.txt out.txt)"
+        return
+    fi
+    local mpi sim moved
+    mpi=$(sed -n 's/^messages (MPI) *//p' out.txt)
+    sim=$(sed -n 's/^messages (simulated) *//p' out.txt)
+    moved=$(sed -n 's/^migrations (MPI) *//p' out.txt)
+    grep -q '^same mapping *yes$' out.txt &&
+        [[ -n $mpi && $mpi == "$sim" && ${moved:-0} -gt 0 ]] &&
+        pass "$what: the same mapping, $mpi messages, $moved migrations" ||
+        fail "$what: $(cat out.txt)"
+}
+
+agree "Net Topo thesis, nettopo's neighbours" 12 -w nettopo-3600 -s neighbor
+agree "Net Topo thesis, Charm++'s torus_nd_5" 12 -w nettopo-3600 -s neighbor-charm
+agree "a 4x4 torus of 2-PE machines, mesh2d" 32 \
+    --gen "torus --dims 4x4 --machine 'core:2 pu:1'" -w lb_test:tasks=800,pattern=mesh2d \
+    -s neighbor-charm
+
+# refuse WHAT N SAYS NETTOPO_BALANCE_OPTIONS...: exit 2, rank 0's message.
+refuse() {
+    local what=$1 n=$2 says=$3
+    shift 3
+    local code=0
+    run "$n" "$balance" --mpi "$@" >out.txt 2>err.txt || code=$?
+    [[ $code -eq 2 ]] && grep -q -- "$says" err.txt &&
+        [[ $(grep -c 'nettopo-balance: error:' err.txt) -eq 1 ]] &&
+        pass "$what: exit 2, said once" ||
+        fail "$what: exit $code: $(cat err.txt)"
+}
+refuse "5 ranks for 12 PEs" 5 "one rank per PE: the cluster has 12 PEs, the job 5 ranks" \
+    -w nettopo-3600 -s neighbor
+refuse "two strategies" 12 "runs one --strategy" -w nettopo-3600 -s neighbor,neighbor-charm
+refuse "a strategy not yet run over MPI" 12 "not 'packdrop'" -w nettopo-3600 -s packdrop
+[[ $failures -eq 0 ]] || { echo "$failures failures"; exit 1; }

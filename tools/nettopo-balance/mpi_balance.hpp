@@ -1,0 +1,59 @@
+// nettopo-balance --mpi: a real message-passing run of a distributed
+// strategy, one MPI rank per simulated PE, on the same state the simulator
+// balances; rank 0 compares the two (mapping, messages, max/avg). Built only
+// with MPI (mpi_balance.cpp); without it (mpi_balance_unavailable.cpp) the
+// call says so. For now the protocols run over MPI are NeighborLB's
+// (neighbor, neighbor-charm).
+#pragma once
+
+#include "nettopo/balance/balance.hpp"
+#include "nettopo/balance/comm_model.hpp"
+#include "nettopo/balance/task_graph.hpp"
+#include "nettopo/model/cluster.hpp"
+
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nettopo {
+
+// What every rank builds, the same way, before the run.
+struct MpiBalanceState {
+    std::unique_ptr<Cluster> cluster;
+    std::unique_ptr<CommModel> model; // over *cluster
+    std::vector<double> loads;        // per task, at speed 1
+    std::vector<PeId> mapping;        // per task
+    std::vector<double> speeds;       // per PE, empty: all 1
+    TaskGraph graph;
+    std::string strategy; // neighbor or neighbor-charm
+    StrategyOptions options;
+};
+
+// What rank 0 prints: the MPI run beside the simulator's on the same state.
+struct MpiBalanceComparison {
+    std::string strategy, cluster;
+    std::uint32_t num_tasks = 0;
+    std::uint32_t ranks = 0;
+    std::uint64_t mpi_messages = 0, simulated_messages = 0;
+    std::uint64_t mpi_migrations = 0, simulated_migrations = 0;
+    double max_avg_before = 0, mpi_max_avg_after = 0, simulated_max_avg_after = 0;
+    double mpi_seconds = 0; // wall time of the MPI protocol, rank 0's view
+    bool same_mapping = false;
+};
+
+struct MpiBalanceOptions {
+    std::string_view tool;
+    std::function<MpiBalanceState()> build; // throws UsageError, InputError
+    std::function<void(const MpiBalanceComparison&)> print_on_root;
+};
+
+// Runs this process as one rank (MPI_Init to MPI_Finalize); returns its exit
+// status: 0 when the MPI run and the simulator agree (the same mapping and
+// message count), 3 when they differ, 1 bad data, 2 bad usage (among them a
+// number of ranks that is not the number of PEs). Messages come from rank 0.
+int balance_over_mpi(const MpiBalanceOptions& options);
+
+} // namespace nettopo

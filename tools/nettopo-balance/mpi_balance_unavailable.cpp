@@ -1,0 +1,16 @@
+// nettopo-balance built without MPI: --mpi is a usage error that says why.
+#include "common/tool_support.hpp"
+#include "nettopo-balance/mpi_balance.hpp"
+#include "nettopo/support/error.hpp"
+
+namespace nettopo {
+
+int balance_over_mpi(const MpiBalanceOptions& options) {
+    return run_guarded(options.tool, []() -> int {
+        throw UsageError("--mpi: this nettopo-balance was built without MPI (install Open MPI, "
+                         "e.g. Debian's libopenmpi-dev and openmpi-bin, and configure again; "
+                         "NETTOPO_MPI=ON makes it required)");
+    });
+}
+
+} // namespace nettopo
