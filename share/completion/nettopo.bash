@@ -158,9 +158,14 @@ _nettopo_balance() {
         --node-level) COMPREPLY=($(compgen -W "auto l1 l2 l3 l4 l5 core package die group numa pu machine" -- "$cur")); return ;;
         --decision-time) COMPREPLY=($(compgen -W "measured none" -- "$cur")); return ;;
         --index) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
+        --network) COMPREPLY=($(compgen -W "none gige ib shm" -- "$cur")); return ;;
+        --gather) COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
         --gen|--iterations|--every|--seed|--seeds|--loss|--delay|--max-delay|--intra-gbps|--link-gbps) return ;;
+        --overhead-us|--gap-us|--intra-overhead-us|--intra-gap-us|--round-us|--migration-us|--local-ns|--noise) return ;;
+        --refine-tolerance|--refine-step|--smart-threshold|--smart-gap-factor|--smart-passes|--topo-slack) return ;;
+        --gossip-fanout|--grapevine-tolerance|--grapevine-phases|--packdrop-tolerance|--packdrop-tries|--reply-timeout) return ;;
     esac
-    COMPREPLY=($(compgen -W "-i --input --gen --node-level --allowed-only -w --workload -s --strategy --iterations --every --seed --seeds --decision-time --tasks --graph --mapping --speeds -o --output --rankfile --slurm --loss --delay --max-delay --intra-gbps --link-gbps --index --json --csv --csv-comments -q --quiet --list --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "-i --input --gen --node-level --allowed-only -w --workload -s --strategy --iterations --every --seed --seeds --decision-time --tasks --graph --mapping --speeds -o --output --rankfile --slurm --loss --delay --max-delay --intra-gbps --link-gbps --network --overhead-us --gap-us --intra-overhead-us --intra-gap-us --round-us --gather --migration-us --local-ns --noise --refine-tolerance --refine-step --smart-threshold --smart-gap-factor --smart-passes --topo-slack --gossip-fanout --grapevine-tolerance --grapevine-phases --packdrop-tolerance --packdrop-tries --reply-timeout --mpi --index --json --csv --csv-comments -q --quiet --list --help --version" -- "$cur"))
 }
 
 complete -F _nettopo_query nettopo-query
