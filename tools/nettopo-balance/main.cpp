@@ -412,6 +412,7 @@ int main(int argc, char** argv) {
                  "[--strategy LIST] [--iterations N --every K]\n"
                  "  nettopo-balance [-i CLUSTER] --tasks FILE --mapping FILE --strategy NAME "
                  "[-o NEW] [--rankfile FILE] [--slurm FILE]\n"
+                 "  mpirun -np P nettopo-balance --mpi --workload SPEC --strategy neighbor\n"
                  "  nettopo-balance --list"};
     app.add_option("-i,--input", o.input,
                    "Cluster: a nettopo archive, a text description or an hwloc XML export "

@@ -15,6 +15,7 @@ std::unique_ptr<Strategy> make_refine_charm(const StrategyOptions& options); // 
 std::unique_ptr<Strategy> make_refine_heap(const StrategyOptions& options);  // refine.cpp
 std::unique_ptr<Strategy> make_average(const StrategyOptions& options);
 std::unique_ptr<Strategy> make_smart(const StrategyOptions& options);
+std::unique_ptr<Strategy> make_smart_code(const StrategyOptions& options); // smart_code.cpp
 std::unique_ptr<Strategy> make_topo_greedy(const StrategyOptions& options);
 std::unique_ptr<Strategy> make_topo_refine(const StrategyOptions& options);
 

@@ -15,12 +15,13 @@ struct Entry {
 };
 
 // The order tools list them in: centralised, distributed, topology-aware.
-const std::array<Entry, 12> registry{{
+const std::array<Entry, 13> registry{{
     {"greedy", make_greedy},
     {"refine", make_refine_charm},
     {"refine-heap", make_refine_heap},
     {"average", make_average},
     {"smart", make_smart},
+    {"smart-code", make_smart_code},
     {"grapevine", make_grapevine},
     {"grapevine-6.8", make_grapevine_68},
     {"packdrop", make_packdrop},

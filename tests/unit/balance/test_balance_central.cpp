@@ -660,7 +660,7 @@ TEST_CASE("strategy lists as users write them", "[balance]") {
     const std::vector<std::string> all(strategy_names().begin(), strategy_names().end());
     CHECK(names_of("") == all);
     CHECK(names_of("all") == all);
-    CHECK(all.size() == 12);
+    CHECK(all.size() == 13);
     for (const char* bad : {"greedy,", ",greedy", "greedy,,refine", "fastest", "Greedy"})
         CHECK_THROWS_AS(make_strategies(bad), UsageError);
     CHECK_THROWS_WITH(make_strategies("greedy,"), "empty name in the list");
@@ -881,6 +881,45 @@ TEST_CASE("refine: the first light PE that fits, not the one with the most room"
     CHECK(got[1] == PeId(2));
     const std::vector<PeId> heap = make_strategy("refine-heap")->balance(s.input(model)).mapping;
     CHECK(heap[2] != PeId(3));
+}
+
+TEST_CASE("smart-code: SmartLB.C as its authors ran it", "[balance][smart]") {
+    const Cluster two = flat_cluster(2);
+    const CommModel model(two);
+    State s;
+    s.graph = TaskGraph(3, {});
+    // PM = PE 0 (7 + 1), Pm = PE 1 (2): gap 6. The 7 exceeds the gap but not
+    // 1.5 x the gap: the code moves it (and raises the maximum to 9); the
+    // thesis' rule (smart) does not.
+    s.loads = {7, 1, 2};
+    s.mapping = {PeId(0), PeId(0), PeId(1)};
+    const auto code = make_strategy("smart-code")->balance(s.input(model)).mapping;
+    CHECK(code == std::vector<PeId>{PeId(1), PeId(0), PeId(1)});
+    CHECK(make_strategy("smart")->balance(s.input(model)).mapping[0] == PeId(0));
+    // The gate is on the maximum: Pm above 0.95 PM, nothing moves.
+    s.loads = {10, 9.6, 0};
+    s.mapping = {PeId(0), PeId(1), PeId(1)};
+    CHECK(make_strategy("smart-code")->balance(s.input(model)).mapping == s.mapping);
+    // One walk, PM and Pm never re-picked: only PM's tasks move, all to Pm.
+    const Cluster eight = flat_cluster(8);
+    const CommModel model8(eight);
+    std::mt19937_64 rng(2018);
+    for (int round = 0; round < 50; ++round) {
+        State r;
+        r.loads = lbtest_loads(100, 1000, 150000, rng);
+        r.mapping = block_mapping(100, 8);
+        r.graph = TaskGraph(100, {});
+        const BalanceInput in = r.input(model8);
+        const std::vector<double> before = loads_of(in, r.mapping);
+        const auto pm = std::max_element(before.begin(), before.end()) - before.begin();
+        const auto pmin = std::min_element(before.begin(), before.end()) - before.begin();
+        const auto out = make_strategy("smart-code")->balance(in).mapping;
+        for (std::size_t t = 0; t < out.size(); ++t)
+            if (out[t] != r.mapping[t]) {
+                REQUIRE(r.mapping[t].value == std::uint32_t(pm));
+                REQUIRE(out[t].value == std::uint32_t(pmin));
+            }
+    }
 }
 
 } // namespace nettopo
