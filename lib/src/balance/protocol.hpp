@@ -186,6 +186,9 @@ BalanceOutcome run_grapevine_68(const BalanceInput& in, const StrategyOptions& o
                                 Trace* trace = nullptr);
 BalanceOutcome run_neighbor_charm(const BalanceInput& in, const StrategyOptions& options,
                                   Trace* trace = nullptr);
+// PackDrop as its authors coded it (packdrop_sbac.cpp).
+BalanceOutcome run_packdrop_sbac(const BalanceInput& in, const StrategyOptions& options,
+                                 Trace* trace = nullptr);
 
 // The registry's face of a protocol: its name and the entry point that runs it.
 class ProtocolStrategy final : public Strategy {

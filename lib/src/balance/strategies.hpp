@@ -23,6 +23,7 @@ std::unique_ptr<Strategy> make_topo_refine(const StrategyOptions& options);
 std::unique_ptr<Strategy> make_grapevine(const StrategyOptions& options);
 std::unique_ptr<Strategy> make_grapevine_68(const StrategyOptions& options);
 std::unique_ptr<Strategy> make_packdrop(const StrategyOptions& options);
+std::unique_ptr<Strategy> make_packdrop_sbac(const StrategyOptions& options); // packdrop_sbac.cpp
 std::unique_ptr<Strategy> make_neighbor(const StrategyOptions& options);
 std::unique_ptr<Strategy> make_neighbor_charm(const StrategyOptions& options);
 

@@ -15,7 +15,7 @@ struct Entry {
 };
 
 // The order tools list them in: centralised, distributed, topology-aware.
-const std::array<Entry, 13> registry{{
+const std::array<Entry, 14> registry{{
     {"greedy", make_greedy},
     {"refine", make_refine_charm},
     {"refine-heap", make_refine_heap},
@@ -25,6 +25,7 @@ const std::array<Entry, 13> registry{{
     {"grapevine", make_grapevine},
     {"grapevine-6.8", make_grapevine_68},
     {"packdrop", make_packdrop},
+    {"packdrop-sbac", make_packdrop_sbac},
     {"neighbor", make_neighbor},
     {"neighbor-charm", make_neighbor_charm},
     {"topo-greedy", make_topo_greedy},

@@ -660,7 +660,7 @@ TEST_CASE("strategy lists as users write them", "[balance]") {
     const std::vector<std::string> all(strategy_names().begin(), strategy_names().end());
     CHECK(names_of("") == all);
     CHECK(names_of("all") == all);
-    CHECK(all.size() == 13);
+    CHECK(all.size() == 14);
     for (const char* bad : {"greedy,", ",greedy", "greedy,,refine", "fastest", "Greedy"})
         CHECK_THROWS_AS(make_strategies(bad), UsageError);
     CHECK_THROWS_WITH(make_strategies("greedy,"), "empty name in the list");

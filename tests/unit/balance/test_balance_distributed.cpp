@@ -610,3 +610,53 @@ TEST_CASE("neighbor-charm: Charm++'s torus_nd_5 neighbourhood", "[balance][distr
         REQUIRE(charm.of(p).size() <= 9);
     }
 }
+
+TEST_CASE("packdrop-sbac: PackDrop as its authors coded it", "[balance][distributed]") {
+    std::mt19937_64 rng(2018);
+    int moved_runs = 0;
+    const int instances = test::random_cases(40);
+    for (int i = 0; i < instances; ++i) {
+        const Instance x = random_instance(rng);
+        const BalanceInput in = x.input();
+        StrategyOptions o;
+        o.seed = rng();
+        INFO("instance " << i);
+        Trace trace;
+        const BalanceOutcome out = protocol::run_packdrop_sbac(in, o, &trace);
+        check_commits(in, out, trace);
+        const std::vector<double> before = pe_loads(in, in.mapping);
+        double avg = 0;
+        for (double l : before) avg += l;
+        avg /= before.size();
+        // Only PEs above 1.05 avg give.
+        for (const auto& c : trace.commits) REQUIRE(before[c.from] > 1.05 * avg);
+        CHECK(out.messages_lost == 0);
+        moved_runs += !trace.commits.empty();
+    }
+    CHECK(moved_runs > instances / 3);
+
+    // By hand: 8 PEs, PE 0 holds 8, 1, 1, 1, the others 1 each (11 tasks):
+    // avg 18/8 = 2.25, ceil 2.3625; pack load = avg P / tasks x (2 - 8/11 =
+    // 2 in integers) = 18/11 x 2 = 3.27, floor 3.11. PE 0 packs its largest,
+    // the 8 (one pack, past the floor), and is then at 3 > ceil: the next
+    // task, a 1, makes a pack of its own; at 2 it stops. Two packs, both
+    // sent; the receivers (loads 1 + 1.05 x 3.27 = 4.4 > ceil) are none,
+    // so any PE is drawn; every one refuses the nominal 3.27 (1 + 3.27 >
+    // ceil) until PE 0's second try, after which offers are forced.
+    Instance h;
+    h.cluster = std::make_unique<Cluster>(family_cluster(make_torus({8}), "pu:1"));
+    h.model = std::make_unique<CommModel>(*h.cluster);
+    h.loads = {8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    h.mapping = {PeId(0), PeId(0), PeId(0), PeId(0), PeId(1), PeId(2),
+                 PeId(3), PeId(4), PeId(5), PeId(6), PeId(7)};
+    h.graph = TaskGraph(11, {});
+    Trace trace;
+    const BalanceOutcome out = protocol::run_packdrop_sbac(h.input(), {}, &trace);
+    check_commits(h.input(), out, trace);
+    REQUIRE(trace.commits.size() == 2);
+    CHECK(out.mapping[0] != PeId(0)); // the 8 left
+    // Forced acceptances exceed the rule: someone ended above ceil.
+    bool forced = false;
+    for (const auto& a : trace.acceptances) forced |= a.load_after >= a.limit;
+    CHECK(forced);
+}
