@@ -221,16 +221,31 @@ int list(const Options&) {
     return exit_ok;
 }
 
+// The workload spec with --iterations, --every and --seed applied.
+LbTestParams workload_params(const Options& o) {
+    LbTestParams params = parse_workload_spec(o.workload);
+    if (o.iterations) params.iterations = *o.iterations;
+    if (o.every) params.every = *o.every;
+    if (o.seed) params.seed = *o.seed;
+    return params;
+}
+
+// PE speeds: --speeds, else the preset's when the run is on its own cluster.
+std::vector<double> run_speeds(const Options& o, const WorkloadPreset* preset,
+                               const Cluster& cluster) {
+    if (!o.speeds.empty()) return read_pe_speeds(o.speeds, cluster);
+    if (preset && o.input.empty() && o.gen.empty())
+        return {preset->pe_speeds.begin(), preset->pe_speeds.end()};
+    return {};
+}
+
 int compare(const Options& o, const BalanceReportHeader& base) {
     for (const auto* f : {&o.tasks, &o.graph, &o.mapping, &o.output, &o.rankfile, &o.slurm})
         if (!f->empty())
             throw UsageError("--tasks, --graph, --mapping, -o, --rankfile and --slurm balance a "
                              "given state once; --workload compares strategies on a simulated "
                              "run");
-    LbTestParams params = parse_workload_spec(o.workload);
-    if (o.iterations) params.iterations = *o.iterations;
-    if (o.every) params.every = *o.every;
-    if (o.seed) params.seed = *o.seed;
+    const LbTestParams params = workload_params(o);
     TerminalProgress progress("nettopo-balance");
     Progress* shown = o.quiet ? nullptr : &progress;
     const WorkloadPreset* preset = workload_preset_of(o.workload);
@@ -243,12 +258,7 @@ int compare(const Options& o, const BalanceReportHeader& base) {
     const CommModel model(cluster, model_choice);
     sim.progress = shown;
     sim.measure_wall_time = o.decision_time == "measured";
-    // Speeds: --speeds, else the preset's when the run is on its own cluster.
-    const bool own_cluster = preset && o.input.empty() && o.gen.empty();
-    if (!o.speeds.empty())
-        sim.pe_speeds = read_pe_speeds(o.speeds, cluster);
-    else if (own_cluster && !preset->pe_speeds.empty())
-        sim.pe_speeds.assign(preset->pe_speeds.begin(), preset->pe_speeds.end());
+    sim.pe_speeds = run_speeds(o, preset, cluster);
     // One run per seed, the workload and the strategies drawing from it.
     std::vector<std::vector<SimulationResult>> runs;
     for (std::uint32_t i = 0; i < o.seeds; ++i) {
@@ -298,33 +308,15 @@ MpiBalanceState mpi_state(const Options& o) {
     if (o.workload.empty())
         throw UsageError("--mpi balances a workload's first step: give --workload");
     MpiBalanceState s;
-    LbTestParams params = parse_workload_spec(o.workload);
-    if (o.iterations) params.iterations = *o.iterations;
-    if (o.every) params.every = *o.every;
-    if (o.seed) params.seed = *o.seed;
+    const LbTestParams params = workload_params(o);
     const WorkloadPreset* preset = workload_preset_of(o.workload);
     s.cluster = std::make_unique<Cluster>(load_input(o, preset, nullptr).cluster);
     s.model = std::make_unique<CommModel>(*s.cluster);
     const Workload workload(params);
-    const std::uint32_t n = workload.num_tasks(),
-                        window = std::max(1u, std::min(params.every, params.iterations));
-    s.loads.assign(n, 0.0);
-    std::uint32_t phase = ~0u;
-    std::vector<double> loads;
-    for (std::uint32_t it = 0; it < window; ++it) {
-        if (workload.phase_of_iteration(it) != phase) {
-            phase = workload.phase_of_iteration(it);
-            loads = workload.loads(phase);
-        }
-        for (std::uint32_t t = 0; t < n; ++t) s.loads[t] += loads[t];
-    }
-    for (double& l : s.loads) l /= window;
+    s.loads = workload.mean_loads(std::min(params.every, params.iterations));
     s.mapping = workload.initial_mapping(s.cluster->num_pes());
     s.graph = workload.graph();
-    if (!o.speeds.empty())
-        s.speeds = read_pe_speeds(o.speeds, *s.cluster);
-    else if (preset && o.input.empty() && o.gen.empty())
-        s.speeds.assign(preset->pe_speeds.begin(), preset->pe_speeds.end());
+    s.speeds = run_speeds(o, preset, *s.cluster);
     if (o.strategies.empty() || o.strategies.find(',') != std::string::npos)
         throw UsageError("--mpi runs one --strategy (neighbor or neighbor-charm)");
     s.strategy = o.strategies;

@@ -9,6 +9,7 @@
 // must end with the same mapping and the same number of messages.
 #include "nettopo-balance/mpi_balance.hpp"
 
+#include "common/mpi_session.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo/balance/balance_summary.hpp"
 #include "nettopo/balance/neighbor_rule.hpp"
@@ -23,14 +24,6 @@
 namespace nettopo {
 
 namespace {
-
-class MpiSession {
-public:
-    MpiSession() { MPI_Init(nullptr, nullptr); }
-    ~MpiSession() { MPI_Finalize(); }
-    MpiSession(const MpiSession&) = delete;
-    MpiSession& operator=(const MpiSession&) = delete;
-};
 
 constexpr int tag_load = 1, tag_migrate = 2;
 

@@ -12,6 +12,7 @@
 //     (tree_from_signature), checks against the hash, and assembles.
 #include "nettopo-discover/mpi_gather.hpp"
 
+#include "common/mpi_session.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/support/error.hpp"
@@ -226,14 +227,6 @@ void receive_trees(Plan& plan, const std::vector<Header>& headers, const Local& 
     }
     if (!problem.empty()) throw InputError(problem);
 }
-
-class MpiSession {
-public:
-    MpiSession() { MPI_Init(nullptr, nullptr); }
-    ~MpiSession() { MPI_Finalize(); }
-    MpiSession(const MpiSession&) = delete;
-    MpiSession& operator=(const MpiSession&) = delete;
-};
 
 int gather(const MpiDiscoverOptions& options, int rank, int size) {
     const double start = MPI_Wtime();

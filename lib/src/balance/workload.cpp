@@ -233,4 +233,19 @@ std::vector<PeId> Workload::initial_mapping(std::uint32_t num_pes) const {
     return mapping;
 }
 
+std::vector<double> Workload::mean_loads(std::uint32_t count) const {
+    count = std::max(count, 1u);
+    std::vector<double> mean(num_tasks(), 0.0);
+    // Phases cover runs of iterations: one pass over the tasks per phase.
+    for (std::uint32_t it = 0; it < count;) {
+        const std::uint32_t phase = phase_of_iteration(it);
+        const std::uint32_t end = std::min<std::uint32_t>(count, next_phase_start(it));
+        const std::vector<double> l = loads(phase);
+        for (std::uint32_t t = 0; t < num_tasks(); ++t) mean[t] += l[t] * (end - it);
+        it = end;
+    }
+    for (double& m : mean) m /= count;
+    return mean;
+}
+
 } // namespace nettopo

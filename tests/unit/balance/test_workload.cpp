@@ -374,3 +374,23 @@ TEST_CASE("generate_from_spec takes the machine and link options out of the fami
     CHECK_THROWS_WITH(generate_from_spec("ring --machines 3 --machine pu:0"),
                       Catch::StartsWith("--machine 'pu:0': bad count '0' for pu"));
 }
+
+TEST_CASE("workload: mean loads over the first iterations, phase by phase",
+          "[balance][workload]") {
+    LbTestParams p;
+    p.tasks = 50;
+    p.every = 4; // loads redrawn from iteration 6 on
+    p.iterations = 20;
+    const Workload w(p);
+    for (std::uint32_t count : {1u, 4u, 7u, 13u}) {
+        std::vector<double> want(p.tasks, 0.0);
+        for (std::uint32_t it = 0; it < count; ++it) {
+            const auto l = w.loads(w.phase_of_iteration(it));
+            for (std::uint32_t t = 0; t < p.tasks; ++t) want[t] += l[t] / count;
+        }
+        const std::vector<double> got = w.mean_loads(count);
+        REQUIRE(got.size() == want.size());
+        for (std::uint32_t t = 0; t < p.tasks; ++t) CHECK(got[t] == Approx(want[t]));
+    }
+    CHECK(w.mean_loads(0) == w.loads(0)); // at least one iteration
+}

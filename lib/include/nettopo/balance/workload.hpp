@@ -63,6 +63,9 @@ public:
     std::uint32_t next_phase_start(std::uint32_t iteration) const;
     // Task loads in seconds during a phase; the same phase always gives the same loads.
     std::vector<double> loads(std::uint32_t phase) const;
+    // Each task's mean load over iterations [0, count): what the first
+    // balancing step measures when count = every (at least 1 iteration).
+    std::vector<double> mean_loads(std::uint32_t count) const;
     // Where tasks start: blocks of consecutive tasks over the PEs in order,
     // as Charm++ places an array by default.
     std::vector<PeId> initial_mapping(std::uint32_t num_pes) const;
