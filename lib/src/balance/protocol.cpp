@@ -4,6 +4,7 @@
 // for the rules that keep tasks from being lost or duplicated.
 #include "balance/protocol.hpp"
 
+#include "balance/mix.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>
@@ -12,20 +13,8 @@
 
 namespace nettopo::protocol {
 
-namespace {
-
-std::uint64_t splitmix64(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
-std::uint32_t ceil_log2(std::uint32_t n) {
-    return n <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(n - 1));
-}
-
-} // namespace
+using balance_detail::ceil_log2;
+using balance_detail::splitmix64;
 
 Network::Network(const CommModel& model, const FaultModel& faults,
                  std::uint32_t reply_timeout_rounds, std::uint64_t seed)

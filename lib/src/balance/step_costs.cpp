@@ -1,5 +1,6 @@
 #include "nettopo/balance/step_costs.hpp"
 
+#include "balance/mix.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>
@@ -11,16 +12,8 @@ namespace nettopo {
 
 namespace {
 
-std::uint32_t ceil_log2(std::uint32_t n) {
-    return n <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(n - 1));
-}
-
-std::uint64_t splitmix64(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
+using balance_detail::ceil_log2;
+using balance_detail::splitmix64;
 
 // (0, 1]: never 0, so the logarithm of Box-Muller stays finite.
 double open_unit(std::uint64_t bits) {
