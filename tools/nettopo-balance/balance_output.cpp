@@ -211,6 +211,8 @@ void write_mpi_comparison(std::ostream& out, ReportFormat format, const BalanceR
     const std::vector<Cell> cells = {
         {"ranks", "ranks", n(c.ranks), count(c.ranks)},
         {"messages (MPI)", "mpi_messages", n(c.mpi_messages), count(c.mpi_messages)},
+        {"messages (reference)", "reference_messages", n(c.reference_messages),
+         count(c.reference_messages)},
         {"messages (simulated)", "simulated_messages", n(c.simulated_messages),
          count(c.simulated_messages)},
         {"migrations (MPI)", "mpi_migrations", n(c.mpi_migrations), count(c.mpi_migrations)},
@@ -227,21 +229,26 @@ void write_mpi_comparison(std::ostream& out, ReportFormat format, const BalanceR
         JsonWriter j(out);
         j.begin_object();
         write_json_header(j, header);
-        j.field("strategy", c.strategy).field("same_mapping", c.same_mapping);
+        j.field("strategy", c.strategy)
+            .field("reference", c.reference)
+            .field("same_mapping", c.same_mapping);
         for (const Cell& cell : cells) j.field(cell.key, cell.value);
         j.end_object().line();
         return;
     }
     if (format != ReportFormat::Csv || header.csv_comments) write_header(out, header);
     if (format == ReportFormat::Csv) {
-        out << "strategy,same_mapping";
+        out << "strategy,reference,same_mapping";
         for (const Cell& cell : cells) out << ',' << cell.key;
-        out << '\n' << csv_field(c.strategy) << ',' << (c.same_mapping ? "true" : "false");
+        out << '\n'
+            << csv_field(c.strategy) << ',' << csv_field(c.reference) << ','
+            << (c.same_mapping ? "true" : "false");
         for (const Cell& cell : cells) out << ',' << format_number(cell.value);
         out << '\n';
         return;
     }
     std::vector<std::vector<std::string>> rows{{"strategy", c.strategy},
+                                               {"reference", c.reference},
                                                {"same mapping", c.same_mapping ? "yes" : "no"}};
     for (const Cell& cell : cells) rows.push_back({cell.heading, cell.text});
     write_text_table(out, rows, {false, false});

@@ -313,12 +313,13 @@ MpiBalanceState mpi_state(const Options& o) {
     s.cluster = std::make_unique<Cluster>(load_input(o, preset, nullptr).cluster);
     s.model = std::make_unique<CommModel>(*s.cluster);
     const Workload workload(params);
-    s.loads = workload.mean_loads(std::min(params.every, params.iterations));
+    s.measured_iterations = std::min(params.every, params.iterations);
+    s.loads = workload.mean_loads(s.measured_iterations);
     s.mapping = workload.initial_mapping(s.cluster->num_pes());
     s.graph = workload.graph();
     s.speeds = run_speeds(o, preset, *s.cluster);
     if (o.strategies.empty() || o.strategies.find(',') != std::string::npos)
-        throw UsageError("--mpi runs one --strategy (neighbor or neighbor-charm)");
+        throw UsageError("--mpi runs one --strategy, a distributed one");
     s.strategy = o.strategies;
     s.options = strategy_options(o, params.seed);
     return s;
@@ -404,7 +405,7 @@ int main(int argc, char** argv) {
                  "[--strategy LIST] [--iterations N --every K]\n"
                  "  nettopo-balance [-i CLUSTER] --tasks FILE --mapping FILE --strategy NAME "
                  "[-o NEW] [--rankfile FILE] [--slurm FILE]\n"
-                 "  mpirun -np P nettopo-balance --mpi --workload SPEC --strategy neighbor\n"
+                 "  mpirun -np P nettopo-balance --mpi --workload SPEC --strategy DISTRIBUTED\n"
                  "  nettopo-balance --list"};
     app.add_option("-i,--input", o.input,
                    "Cluster: a nettopo archive, a text description or an hwloc XML export "
@@ -529,8 +530,9 @@ int main(int argc, char** argv) {
     app.add_flag("--list", o.list, "List the strategies and the workload presets");
     app.add_flag("--mpi", o.mpi,
                  "Under mpirun, one rank per PE: run the strategy's protocol over MPI on the "
-                 "workload's first step and compare it with the simulator's (exit 3 if they "
-                 "differ)");
+                 "workload's first step and compare it with its reference: the simulator for "
+                 "neighbor and neighbor-charm, the per-PE programs in one process for the others "
+                 "(exit 3 if they differ)");
     add_version_flag(app, "nettopo-balance");
     app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage.");
     try {
@@ -538,7 +540,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::Success& e) { // --help, --version
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        return report_usage_error("nettopo-balance", e.what());
+        return report_usage_error("nettopo-balance", e.what(), argc, argv);
     }
     const BalanceReportHeader header{command_line(argc, argv), {}, {}, o.csv_comments};
     if (o.mpi) {

@@ -1,18 +1,28 @@
-// nettopo-balance --mpi over Open MPI: NeighborLB's protocol with one rank
-// per PE, as Charm++'s NborBaseLB runs it, on the state the simulator
-// balances. Each rank knows only its own tasks and what messages bring it:
-// it sends its load to the PEs that count it as a neighbour, waits for its
-// neighbours' loads, applies NeighborLB's rule (neighbor_rule.hpp, the same
-// code as the simulated protocol's), and sends each neighbour one migration
-// notice. Rank 0 gathers the moves and runs the simulated protocol on the
-// same state: with no message lost and no randomness in NeighborLB, the two
-// must end with the same mapping and the same number of messages.
+// nettopo-balance --mpi over Open MPI: a distributed strategy's protocol
+// with one rank per PE, on the state the simulator balances. Each rank knows
+// only its own tasks and what messages bring it.
+//
+// NeighborLB, as Charm++'s NborBaseLB runs it: a rank sends its load to the
+// PEs that count it as a neighbour, waits for its neighbours' loads, applies
+// NeighborLB's rule (neighbor_rule.hpp, the same code as the simulated
+// protocol's), and sends each neighbour one migration notice. With no
+// message lost and no randomness, it must end with the simulator's mapping
+// and number of messages.
+//
+// The gossip protocols (Grapevine, PackDrop): the rank runs its PE's program
+// (pe_agents.hpp) over MpiAgentRuntime. It must end with the mapping and the
+// messages of the same programs run in one process; the simulated protocol
+// draws its random numbers apart, so it is shown beside, not required equal.
+//
+// Rank 0 gathers the moves and the message counts and compares.
 #include "nettopo-balance/mpi_balance.hpp"
 
 #include "common/mpi_session.hpp"
 #include "common/tool_support.hpp"
+#include "nettopo-balance/mpi_agent_runtime.hpp"
 #include "nettopo/balance/balance_summary.hpp"
 #include "nettopo/balance/neighbor_rule.hpp"
+#include "nettopo/balance/pe_agents.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>
@@ -36,9 +46,9 @@ double max_over_avg(const std::vector<double>& loads) {
     return sum > 0 ? max / (sum / static_cast<double>(loads.size())) : 1;
 }
 
-// The protocol on this rank: the moves it decided, (task, destination PE).
-std::vector<std::uint32_t> run_rank(const MpiBalanceState& s, int rank,
-                                    std::uint64_t& messages_sent) {
+// NeighborLB on this rank: the moves it decided, (task, destination PE).
+std::vector<std::uint32_t> run_neighbor_rank(const MpiBalanceState& s, int rank,
+                                             std::uint64_t& messages_sent) {
     const auto P = static_cast<std::uint32_t>(s.model->cluster().num_pes());
     const auto me = static_cast<std::uint32_t>(rank);
     const auto lists = neighbor_lists(*s.model, s.strategy == "neighbor-charm");
@@ -102,6 +112,28 @@ std::vector<std::uint32_t> run_rank(const MpiBalanceState& s, int rank,
     return moves;
 }
 
+// A gossip protocol's program on this rank: its moves, (task, destination).
+std::vector<std::uint32_t> run_agent_rank(const MpiBalanceState& s, int rank,
+                                          std::uint64_t& messages_sent) {
+    const BalanceInput in{
+        *s.model, s.loads, s.graph, s.speeds, s.mapping, 0, s.measured_iterations};
+    const std::vector<AgentPe> pes = agent_pes(in);
+    MpiAgentRuntime runtime;
+    const AgentResult r = run_pe_agents(s.strategy, s.options, in.step, in.measured_iterations,
+                                        std::span<const AgentPe>(&pes[rank], 1), runtime);
+    messages_sent = r.messages;
+    std::vector<std::uint32_t> moves;
+    for (const auto& [task, to] : r.moves) {
+        moves.push_back(task);
+        moves.push_back(to);
+    }
+    return moves;
+}
+
+bool is_neighbor(std::string_view strategy) {
+    return strategy == "neighbor" || strategy == "neighbor-charm";
+}
+
 // 0 ok, 1 bad data, 2 bad usage: the worst over the ranks.
 int agree_on_code(int code) {
     int worst = 0;
@@ -123,9 +155,10 @@ int balance_over_mpi(const MpiBalanceOptions& options) {
     int code = 0;
     try {
         state = options.build();
-        if (state.strategy != "neighbor" && state.strategy != "neighbor-charm")
-            throw UsageError(fmt::format("--mpi runs neighbor and neighbor-charm over MPI, not "
-                                         "'{}' (the others are not yet ported)",
+        if (!is_neighbor(state.strategy) && !has_pe_agents(state.strategy))
+            throw UsageError(fmt::format("--mpi runs the distributed strategies (neighbor, "
+                                         "neighbor-charm, grapevine, grapevine-6.8, packdrop, "
+                                         "packdrop-sbac), not '{}'",
                                          state.strategy));
         const std::uint32_t P = state.model->cluster().num_pes();
         if (static_cast<std::uint32_t>(size) != P)
@@ -151,7 +184,9 @@ int balance_over_mpi(const MpiBalanceOptions& options) {
     MPI_Barrier(MPI_COMM_WORLD);
     const auto start = std::chrono::steady_clock::now();
     std::uint64_t sent = 0;
-    const std::vector<std::uint32_t> moves = run_rank(state, rank, sent);
+    const std::vector<std::uint32_t> moves = is_neighbor(state.strategy)
+                                                 ? run_neighbor_rank(state, rank, sent)
+                                                 : run_agent_rank(state, rank, sent);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -174,10 +209,21 @@ int balance_over_mpi(const MpiBalanceOptions& options) {
     return run_guarded(options.tool, [&]() -> int {
         std::vector<PeId> mapping = state.mapping;
         for (std::size_t i = 0; i + 1 < all.size(); i += 2) mapping[all[i]] = PeId(all[i + 1]);
-        const BalanceInput in{*state.model, state.loads, state.graph, state.speeds, state.mapping};
+        const BalanceInput in{*state.model,
+                              state.loads,
+                              state.graph,
+                              state.speeds,
+                              state.mapping,
+                              0,
+                              state.measured_iterations};
         const BalanceOutcome simulated = make_strategy(state.strategy, state.options)->balance(in);
+        const bool neighbor = is_neighbor(state.strategy);
+        const BalanceOutcome reference =
+            neighbor ? simulated : run_agents_in_process(state.strategy, in, state.options);
         MpiBalanceComparison c;
         c.strategy = state.strategy;
+        c.reference = neighbor ? "simulator" : "programs in one process";
+        c.reference_messages = reference.messages;
         c.cluster = state.model->cluster().name();
         c.num_tasks = static_cast<std::uint32_t>(state.loads.size());
         c.ranks = static_cast<std::uint32_t>(size);
@@ -190,9 +236,9 @@ int balance_over_mpi(const MpiBalanceOptions& options) {
         c.mpi_max_avg_after = max_over_avg(pe_loads(in, mapping));
         c.simulated_max_avg_after = max_over_avg(pe_loads(in, simulated.mapping));
         c.mpi_seconds = seconds;
-        c.same_mapping = mapping == simulated.mapping;
+        c.same_mapping = mapping == reference.mapping;
         options.print_on_root(c);
-        return c.same_mapping && c.mpi_messages == c.simulated_messages ? exit_ok
+        return c.same_mapping && c.mpi_messages == c.reference_messages ? exit_ok
                                                                         : exit_differences;
     });
 }

@@ -2,8 +2,12 @@
 // strategy, one MPI rank per simulated PE, on the same state the simulator
 // balances; rank 0 compares the two (mapping, messages, max/avg). Built only
 // with MPI (mpi_balance.cpp); without it (mpi_balance_unavailable.cpp) the
-// call says so. For now the protocols run over MPI are NeighborLB's
-// (neighbor, neighbor-charm).
+// call says so. Every distributed strategy runs over MPI: NeighborLB's
+// (neighbor, neighbor-charm), checked against the simulator move for move,
+// and the gossip protocols (grapevine, grapevine-6.8, packdrop,
+// packdrop-sbac) as per-PE programs (pe_agents.hpp), checked move for move
+// against the same programs run in one process and shown beside the
+// simulator's run, which draws its random numbers apart.
 #pragma once
 
 #include "nettopo/balance/balance.hpp"
@@ -28,20 +32,24 @@ struct MpiBalanceState {
     std::vector<PeId> mapping;        // per task
     std::vector<double> speeds;       // per PE, empty: all 1
     TaskGraph graph;
-    std::string strategy; // neighbor or neighbor-charm
+    std::uint32_t measured_iterations = 1; // the loads are means over so many
+    std::string strategy;                  // a distributed strategy
     StrategyOptions options;
 };
 
 // What rank 0 prints: the MPI run beside the simulator's on the same state.
 struct MpiBalanceComparison {
     std::string strategy, cluster;
+    // What the MPI run must equal, move for move and message for message:
+    // "simulator" (NeighborLB) or "programs in one process" (the others).
+    std::string reference;
     std::uint32_t num_tasks = 0;
     std::uint32_t ranks = 0;
-    std::uint64_t mpi_messages = 0, simulated_messages = 0;
+    std::uint64_t mpi_messages = 0, reference_messages = 0, simulated_messages = 0;
     std::uint64_t mpi_migrations = 0, simulated_migrations = 0;
     double max_avg_before = 0, mpi_max_avg_after = 0, simulated_max_avg_after = 0;
-    double mpi_seconds = 0; // wall time of the MPI protocol, rank 0's view
-    bool same_mapping = false;
+    double mpi_seconds = 0;    // wall time of the MPI protocol, rank 0's view
+    bool same_mapping = false; // as the reference's
 };
 
 struct MpiBalanceOptions {
@@ -51,7 +59,7 @@ struct MpiBalanceOptions {
 };
 
 // Runs this process as one rank (MPI_Init to MPI_Finalize); returns its exit
-// status: 0 when the MPI run and the simulator agree (the same mapping and
+// status: 0 when the MPI run and its reference agree (the same mapping and
 // message count), 3 when they differ, 1 bad data, 2 bad usage (among them a
 // number of ranks that is not the number of PEs). Messages come from rank 0.
 int balance_over_mpi(const MpiBalanceOptions& options);

@@ -1,0 +1,112 @@
+#include "nettopo-balance/mpi_agent_runtime.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <mpi.h>
+
+namespace nettopo {
+
+namespace {
+
+// A message on the wire: src, dst, kind, item, flag, the list's length
+// (6 x 4 bytes), the value (8), then (PE, load) pairs (12 each).
+constexpr std::size_t header_bytes = 6 * 4 + 8, pair_bytes = 12;
+
+template <class T> void put(std::vector<char>& b, T v) {
+    const std::size_t at = b.size();
+    b.resize(at + sizeof v);
+    std::memcpy(b.data() + at, &v, sizeof v);
+}
+
+template <class T> T take(const char*& p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    p += sizeof v;
+    return v;
+}
+
+void serialise(const AgentMessage& m, std::vector<char>& b) {
+    b.reserve(b.size() + header_bytes + pair_bytes * m.list.size());
+    for (std::uint32_t v : {m.src, m.dst, m.kind, m.item, m.flag}) put(b, v);
+    put(b, static_cast<std::uint32_t>(m.list.size()));
+    put(b, m.value);
+    for (const auto& [pe, load] : m.list) {
+        put(b, pe);
+        put(b, load);
+    }
+}
+
+AgentMessage deserialise(const char*& p) {
+    AgentMessage m;
+    m.src = take<std::uint32_t>(p);
+    m.dst = take<std::uint32_t>(p);
+    m.kind = take<std::uint32_t>(p);
+    m.item = take<std::uint32_t>(p);
+    m.flag = take<std::uint32_t>(p);
+    const auto n = take<std::uint32_t>(p);
+    m.value = take<double>(p);
+    m.list.resize(n);
+    for (auto& [pe, load] : m.list) {
+        pe = take<std::uint32_t>(p);
+        load = take<double>(p);
+    }
+    return m;
+}
+
+} // namespace
+
+MpiAgentRuntime::MpiAgentRuntime() {
+    int size = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    size_ = static_cast<std::uint32_t>(size);
+}
+
+std::vector<double> MpiAgentRuntime::gather(std::span<const double> local) {
+    const double mine = local.empty() ? 0 : local[0];
+    std::vector<double> all(size_);
+    MPI_Allgather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, MPI_COMM_WORLD);
+    return all;
+}
+
+double MpiAgentRuntime::sum(std::span<const double> local) {
+    double s = 0;
+    for (double v : gather(local)) s += v; // rank order, as in one process
+    return s;
+}
+
+double MpiAgentRuntime::max(std::span<const double> local) {
+    const std::vector<double> all = gather(local);
+    return *std::max_element(all.begin(), all.end());
+}
+
+std::uint64_t MpiAgentRuntime::exchange(const std::vector<AgentMessage>& out,
+                                        std::vector<AgentMessage>& in) {
+    // One buffer per destination, each source's messages in the order sent.
+    std::vector<std::vector<char>> to(size_);
+    for (const AgentMessage& m : out) serialise(m, to[m.dst]);
+    std::vector<int> send_counts(size_), recv_counts(size_), send_at(size_), recv_at(size_);
+    std::vector<char> send;
+    for (std::uint32_t r = 0; r < size_; ++r) {
+        send_at[r] = static_cast<int>(send.size());
+        send_counts[r] = static_cast<int>(to[r].size());
+        send.insert(send.end(), to[r].begin(), to[r].end());
+    }
+    MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    std::size_t total = 0;
+    for (std::uint32_t r = 0; r < size_; ++r) {
+        recv_at[r] = static_cast<int>(total);
+        total += static_cast<std::size_t>(recv_counts[r]);
+    }
+    std::vector<char> received(total);
+    MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), MPI_CHAR, received.data(),
+                  recv_counts.data(), recv_at.data(), MPI_CHAR, MPI_COMM_WORLD);
+    // By source rank, then the order sent: what exchange() promises.
+    in.clear();
+    for (const char* p = received.data(); p < received.data() + received.size();)
+        in.push_back(deserialise(p));
+    unsigned long long mine = out.size(), all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    return all;
+}
+
+} // namespace nettopo
