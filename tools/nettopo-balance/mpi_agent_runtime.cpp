@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iostream>
+#include <limits>
 #include <mpi.h>
 
 namespace nettopo {
@@ -53,6 +55,16 @@ AgentMessage deserialise(const char*& p) {
     return m;
 }
 
+// MPI counts and displacements are ints: a round of more than 2 GiB on one
+// rank (gossip lists of 12 bytes a PE, at millions of ranks) stops the job.
+// Not an exception: the other ranks are already waiting in the all-to-all.
+void fits_int(std::size_t bytes) {
+    if (bytes <= static_cast<std::size_t>(std::numeric_limits<int>::max())) return;
+    std::cerr << "nettopo-balance: error: --mpi: a protocol round carries more than 2 GiB to or "
+                 "from one rank\n";
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
 } // namespace
 
 MpiAgentRuntime::MpiAgentRuntime() {
@@ -87,15 +99,17 @@ std::uint64_t MpiAgentRuntime::exchange(const std::vector<AgentMessage>& out,
     std::vector<int> send_counts(size_), recv_counts(size_), send_at(size_), recv_at(size_);
     std::vector<char> send;
     for (std::uint32_t r = 0; r < size_; ++r) {
-        send_at[r] = static_cast<int>(send.size());
-        send_counts[r] = static_cast<int>(to[r].size());
         send.insert(send.end(), to[r].begin(), to[r].end());
+        fits_int(send.size());
+        send_at[r] = static_cast<int>(send.size() - to[r].size());
+        send_counts[r] = static_cast<int>(to[r].size());
     }
     MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
     std::size_t total = 0;
     for (std::uint32_t r = 0; r < size_; ++r) {
         recv_at[r] = static_cast<int>(total);
         total += static_cast<std::size_t>(recv_counts[r]);
+        fits_int(total);
     }
     std::vector<char> received(total);
     MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), MPI_CHAR, received.data(),

@@ -1,5 +1,6 @@
 // The per-PE programs' runtime over MPI (pe_agents.hpp): this rank is one
-// PE. A round is one all-to-all of serialised messages; reductions gather
+// PE, the PE of its rank (one PE per rank, as --mpi requires; a rank's local
+// PEs are that one). A round is one all-to-all of serialised messages; reductions gather
 // every rank's value and combine them in rank order, as the in-process
 // runtime does, so the two runs add the same doubles in the same order and
 // reach the same decisions.

@@ -26,7 +26,7 @@ public:
     std::span<const AgentPe> local() const { return local_; }
     std::uint32_t num_pes() const { return num_pes_; }
     const StrategyOptions& options() const { return *options_; }
-    // A local PE's index in local().
+    // A local PE's index in local() (never empty: the constructor checks).
     std::size_t index(std::uint32_t pe) const { return pe - local_.front().pe; }
     std::mt19937_64& rng(std::size_t index) { return rngs_[index]; }
 
@@ -56,6 +56,10 @@ private:
     std::vector<std::mt19937_64> rngs_;
     AgentResult result_;
 };
+
+// A PE's load: its tasks' work, then divided by its speed, as pe_loads()
+// adds them, so that both give the same doubles.
+double pe_load(const AgentPe& pe);
 
 // DistributedLB's gossip, PE by PE (the simulated form is protocol.hpp's
 // gossip(): the same rules). A starting PE sends its (PE, load) pair to

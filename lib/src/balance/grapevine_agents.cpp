@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <stdexcept>
 #include <tuple>
 
 namespace nettopo::agents {
@@ -50,8 +51,7 @@ void run_grapevine(Context& c, bool classic, std::uint32_t measured_iterations) 
     std::vector<Pe> pes(L);
     std::vector<double> loads(L);
     for (std::size_t i = 0; i < L; ++i) {
-        for (const auto& [task, work] : c.local()[i].tasks)
-            pes[i].load += work / c.local()[i].speed;
+        pes[i].load = pe_load(c.local()[i]);
         loads[i] = pes[i].load;
     }
     const double total = c.sum(loads);
@@ -103,8 +103,11 @@ void run_grapevine(Context& c, bool classic, std::uint32_t measured_iterations) 
         }
         return d.receivers.empty() ? P : d.receivers.back().first;
     };
+    // A receiver is drawn from the known list, so it is in it.
     auto announced = [&](const Pe& d, std::uint32_t q) {
         const auto it = std::lower_bound(d.known.begin(), d.known.end(), PeLoad{q, -1e300});
+        if (it == d.known.end() || it->first != q)
+            throw std::logic_error("grapevine: a receiver the donor never heard of");
         return it->second;
     };
     auto map_objs = [&](std::size_t i, Heap& heap, std::vector<AgentMessage>& out) {

@@ -29,8 +29,7 @@ void run_packdrop_sbac(Context& c) {
     std::vector<Pe> pes(L);
     std::vector<double> loads(L), counts(L);
     for (std::size_t i = 0; i < L; ++i) {
-        for (const auto& [task, work] : c.local()[i].tasks)
-            pes[i].load += work / c.local()[i].speed;
+        pes[i].load = pe_load(c.local()[i]);
         loads[i] = pes[i].load;
         counts[i] = static_cast<double>(c.local()[i].tasks.size());
     }

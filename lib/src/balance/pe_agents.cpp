@@ -19,10 +19,20 @@ using balance_detail::splitmix64;
 Context::Context(AgentRuntime& runtime, std::span<const AgentPe> local,
                  const StrategyOptions& options, std::uint32_t step, std::uint64_t salt)
     : runtime_(&runtime), local_(local), options_(&options), num_pes_(runtime.num_pes()) {
+    // index() and the runtimes count on contiguous increasing local PEs.
+    if (local.empty() || local.back().pe >= num_pes_ ||
+        local.back().pe - local.front().pe + 1 != local.size())
+        throw UsageError("a runtime's local PEs must be a non-empty run of contiguous PE ids");
     const std::uint64_t base =
         splitmix64(options.seed ^ splitmix64(salt ^ (std::uint64_t(step) << 32)));
     rngs_.reserve(local.size());
     for (const AgentPe& p : local) rngs_.emplace_back(splitmix64(base ^ splitmix64(p.pe + 1)));
+}
+
+double pe_load(const AgentPe& pe) {
+    double work = 0;
+    for (const auto& [task, w] : pe.tasks) work += w;
+    return pe.speed == 1 ? work : work / pe.speed;
 }
 
 double Context::sum(std::span<const double> local) {

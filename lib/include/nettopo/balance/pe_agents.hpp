@@ -62,7 +62,8 @@ struct AgentResult {
     std::vector<std::pair<std::uint32_t, std::uint32_t>> moves; // (task, new PE), local PEs'
     std::uint64_t messages = 0;                                 // sent by the local PEs
     std::uint32_t rounds = 0;                                   // rounds in which any PE sent
-    std::uint32_t reductions = 0;
+    std::uint32_t reductions = 0; // each sum or max apart (the simulator counts
+                                  // grapevine's sum and max as one collective)
 };
 
 // grapevine, grapevine-6.8, packdrop and packdrop-sbac have per-PE programs.
