@@ -9,7 +9,6 @@
 #include "nettopo/version.hpp"
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
@@ -75,21 +74,6 @@ std::string error_message(const std::exception& e) {
 int report_usage_error(std::string_view tool, std::string_view message) {
     std::cerr << fmt::format("{}: error: {} (see {} --help)\n", tool, message, tool);
     return exit_bad_usage;
-}
-
-int report_usage_error(std::string_view tool, std::string_view message, int argc,
-                       const char* const* argv) {
-    const bool mpi = std::any_of(argv + 1, argv + argc,
-                                 [](const char* a) { return std::string_view(a) == "--mpi"; });
-    // Open MPI and PMIx name the rank before MPI_Init.
-    long rank = 0;
-    for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK"})
-        if (const char* v = std::getenv(name)) {
-            rank = std::strtol(v, nullptr, 10);
-            break;
-        }
-    if (mpi && rank > 0) return exit_bad_usage;
-    return report_usage_error(tool, message);
 }
 
 void add_version_flag(CLI::App& app, std::string_view tool) {

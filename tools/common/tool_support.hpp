@@ -48,11 +48,6 @@ std::string error_message(const std::exception& e);
 
 // A command-line parsing error, reported like every other error; returns 2.
 int report_usage_error(std::string_view tool, std::string_view message);
-// The same for a tool with --mpi: when the command line has --mpi and the
-// MPI launcher started this process as a rank other than 0, says nothing
-// (every rank parses the same line: rank 0 says it once for all).
-int report_usage_error(std::string_view tool, std::string_view message, int argc,
-                       const char* const* argv);
 
 // Adds --version to a tool's command line. It prints version_text(tool) and
 // exits 0 through CLI11's CLI::CallForVersion, a CLI::Success: the tool's

@@ -18,6 +18,7 @@
 #include "nettopo/support/error.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
 #include <iostream>
@@ -391,7 +392,11 @@ int main(int argc, char** argv) {
     } catch (const CLI::Success& e) { // --help, --version
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        return report_usage_error("nettopo-balance", e.what(), argc, argv);
+        // Under mpirun --mpi, rank 0 says it once for all the ranks.
+        const bool mpi = std::any_of(argv + 1, argv + argc,
+                                     [](const char* a) { return std::string_view(a) == "--mpi"; });
+        return mpi ? report_mpi_usage_error("nettopo-balance", e.what())
+                   : report_usage_error("nettopo-balance", e.what());
     }
     const BalanceReportHeader header{command_line(argc, argv), {}, {}, o.csv_comments};
     if (o.mpi) {

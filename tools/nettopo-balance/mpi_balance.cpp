@@ -143,6 +143,15 @@ int agree_on_code(int code) {
 
 } // namespace
 
+int report_mpi_usage_error(std::string_view tool, std::string_view message) {
+    const MpiSession session;
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) report_usage_error(tool, message);
+    MPI_Barrier(MPI_COMM_WORLD);
+    return exit_bad_usage;
+}
+
 int balance_over_mpi(const MpiBalanceOptions& options) {
     const MpiSession session;
     int rank = 0, size = 1;

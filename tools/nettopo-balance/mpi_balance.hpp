@@ -64,4 +64,10 @@ struct MpiBalanceOptions {
 // number of ranks that is not the number of PEs). Messages come from rank 0.
 int balance_over_mpi(const MpiBalanceOptions& options);
 
+// A command-line error of an --mpi run: every rank parses the same line, so
+// the ranks meet (MPI_Init, a barrier) and rank 0 alone says what is wrong,
+// before any rank exits (a rank exiting early would have mpirun kill rank 0
+// before it speaks). Returns 2 on every rank. Without MPI, says it at once.
+int report_mpi_usage_error(std::string_view tool, std::string_view message);
+
 } // namespace nettopo

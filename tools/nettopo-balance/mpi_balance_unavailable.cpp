@@ -5,6 +5,10 @@
 
 namespace nettopo {
 
+int report_mpi_usage_error(std::string_view tool, std::string_view message) {
+    return report_usage_error(tool, message);
+}
+
 int balance_over_mpi(const MpiBalanceOptions& options) {
     return run_guarded(options.tool, []() -> int {
         throw UsageError("--mpi: this nettopo-balance was built without MPI (install Open MPI, "

@@ -319,7 +319,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::Success& e) {                    // --help, --version
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        return nettopo::report_usage_error("nettopo-discover", e.what(), argc, argv);
+        return nettopo::report_usage_error("nettopo-discover", e.what());
     }
     if (o.mpi)
         return nettopo::discover_over_mpi(
