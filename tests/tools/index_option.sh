@@ -50,7 +50,7 @@ for input in "${inputs[@]}"; do
     once=(--tasks tests/golden/inputs/balance/tasks.csv --graph tests/golden/inputs/balance/graph.csv
         --mapping tests/golden/inputs/balance/mapping.csv)
     for word in auto always never; do
-        "$balance" -q -i "$input" -w lb_test:tasks=600,pattern=mesh2d \
+        "$balance" -q -i "$input" -w lb_test:tasks=600,pattern=mesh2d,iterations=80 \
             -s greedy,refine,neighbor,topo-greedy,topo-refine --decision-time none \
             --index "$word" >"$work/compare.$word"
         "$balance" -q -i "$input" "${once[@]}" -s topo-greedy --decision-time none \
