@@ -61,6 +61,14 @@ private:
 // adds them, so that both give the same doubles.
 double pe_load(const AgentPe& pe);
 
+// PackDrop's start, both forms: each local PE's load, then Load_Setup (the
+// sum of the loads) and Chare_Setup (the number of tasks), two reductions.
+struct PackDropStart {
+    std::vector<double> loads; // per local PE
+    double total = 0, tasks = 0;
+};
+PackDropStart packdrop_start(Context& c);
+
 // DistributedLB's gossip, PE by PE (the simulated form is protocol.hpp's
 // gossip(): the same rules). A starting PE sends its (PE, load) pair to
 // `fanout` distinct random other PEs; a PE merges every list of a round

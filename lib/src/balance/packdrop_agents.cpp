@@ -37,16 +37,12 @@ void run_packdrop(Context& c) {
     const std::uint32_t P = c.num_pes();
     const std::size_t L = c.local().size();
     const StrategyOptions& o = c.options();
+    PackDropStart start = packdrop_start(c);
+    std::vector<double>& loads = start.loads;
     std::vector<Pe> pes(L);
-    std::vector<double> loads(L), counts(L);
-    for (std::size_t i = 0; i < L; ++i) {
-        pes[i].load = pe_load(c.local()[i]);
-        loads[i] = pes[i].load;
-        counts[i] = static_cast<double>(c.local()[i].tasks.size());
-    }
-    const double total = c.sum(loads); // Load_Setup
-    const double N = c.sum(counts);    // Chare_Setup
-    const double avg = total / P;
+    for (std::size_t i = 0; i < L; ++i) pes[i].load = loads[i];
+    const double N = start.tasks;
+    const double avg = start.total / P;
     if (P < 2 || N == 0 || !(avg > 0)) return;
     const double ceil = (1 + o.packdrop_tolerance) * avg;
     const double pack_target = (avg * P / N) * (2 - P / N);

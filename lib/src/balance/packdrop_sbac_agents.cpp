@@ -26,16 +26,12 @@ struct Pe {
 void run_packdrop_sbac(Context& c) {
     const std::uint32_t P = c.num_pes();
     const std::size_t L = c.local().size();
+    PackDropStart start = packdrop_start(c);
+    std::vector<double>& loads = start.loads;
     std::vector<Pe> pes(L);
-    std::vector<double> loads(L), counts(L);
-    for (std::size_t i = 0; i < L; ++i) {
-        pes[i].load = pe_load(c.local()[i]);
-        loads[i] = pes[i].load;
-        counts[i] = static_cast<double>(c.local()[i].tasks.size());
-    }
-    const double total = c.sum(loads);                              // Load_Setup
-    const auto N = static_cast<std::uint32_t>(c.sum(counts) + 0.5); // Chare_Setup
-    const double avg = total / P;
+    for (std::size_t i = 0; i < L; ++i) pes[i].load = loads[i];
+    const auto N = static_cast<std::uint32_t>(start.tasks + 0.5);
+    const double avg = start.total / P;
     if (P < 2 || N == 0 || !(avg > 0)) return;
     const double v = c.options().packdrop_tolerance;
     const double ceil = avg * (1 + v);

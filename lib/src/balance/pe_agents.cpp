@@ -35,6 +35,18 @@ double pe_load(const AgentPe& pe) {
     return pe.speed == 1 ? work : work / pe.speed;
 }
 
+PackDropStart packdrop_start(Context& c) {
+    PackDropStart s;
+    std::vector<double> counts;
+    for (const AgentPe& pe : c.local()) {
+        s.loads.push_back(pe_load(pe));
+        counts.push_back(static_cast<double>(pe.tasks.size()));
+    }
+    s.total = c.sum(s.loads); // Load_Setup
+    s.tasks = c.sum(counts);  // Chare_Setup
+    return s;
+}
+
 double Context::sum(std::span<const double> local) {
     ++result_.reductions;
     return runtime_->sum(local);
