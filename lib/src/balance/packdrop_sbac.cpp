@@ -54,13 +54,10 @@ BalanceOutcome run_packdrop_sbac(const BalanceInput& in, const StrategyOptions& 
     out.mapping.assign(in.mapping.begin(), in.mapping.end());
     auto speed = [&](std::uint32_t p) { return in.pe_speeds.empty() ? 1.0 : in.pe_speeds[p]; };
 
-    std::vector<double> my_load = pe_loads(in, in.mapping);
-    net.collective(); // Load_Setup: total load
-    net.collective(); // Chare_Setup: total tasks
-    double total = 0;
-    for (double l : my_load) total += l;
-    const double avg = total / P;
-    if (P < 2 || N == 0 || !(avg > 0)) {
+    PackDropSetup setup = packdrop_setup(in, net);
+    std::vector<double>& my_load = setup.load;
+    const double avg = setup.avg;
+    if (!setup.balances) {
         net.report(out);
         return out;
     }

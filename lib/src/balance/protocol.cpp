@@ -111,6 +111,19 @@ void Network::report(BalanceOutcome& out) const {
     out.protocol_seconds = seconds_;
 }
 
+PackDropSetup packdrop_setup(const BalanceInput& in, Network& net) {
+    PackDropSetup s;
+    s.load = pe_loads(in, in.mapping);
+    net.collective(); // Load_Setup: total load
+    net.collective(); // Chare_Setup: total tasks
+    double total = 0;
+    for (double l : s.load) total += l;
+    const std::uint32_t P = net.num_pes();
+    s.avg = total / P;
+    s.balances = P >= 2 && !in.task_loads.empty() && s.avg > 0;
+    return s;
+}
+
 PeTasks tasks_by_pe(std::uint32_t num_pes, std::span<const PeId> mapping) {
     PeTasks r;
     r.offsets.assign(std::size_t(num_pes) + 1, 0);

@@ -135,6 +135,17 @@ private:
 };
 KnownSets gossip(Network& net, std::span<const std::uint8_t> starts, std::uint32_t fanout);
 
+// PackDrop's start, both forms (packdrop.cpp, packdrop_sbac.cpp): each PE's
+// load and the two reductions, Load_Setup (the total load) and Chare_Setup
+// (the number of tasks). `balances`: there is something to balance (at
+// least 2 PEs, a task and a positive average).
+struct PackDropSetup {
+    std::vector<double> load; // per PE
+    double avg = 0;
+    bool balances = false;
+};
+PackDropSetup packdrop_setup(const BalanceInput& in, Network& net);
+
 // What the tests check the protocols against: every commit, and every
 // acceptance a receiver made with the rule it applied.
 struct Commit {
