@@ -5,7 +5,7 @@
 
 #include "nettopo/formats/description.hpp"
 #include "nettopo/model/cluster.hpp"
-#include "nettopo/query/distance_index.hpp"
+#include "nettopo/query/distance_plan.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/support/error.hpp"
 
@@ -38,8 +38,9 @@ public:
     const Cluster& cluster() const { return cluster_; }
     const std::string& source() const { return source_; }
 
-    // Searches afresh (no index), as nettopo-query does. Not thread-safe: the
-    // module calls it with the GIL held.
+    // QueryEngine's default policy (a closed form at once, else searches
+    // until an index pays). Not thread-safe: the module calls it with the GIL
+    // held.
     QueryEngine& engine() { return engine_; }
 
     // Built on the first call (all cores, the library's default memory

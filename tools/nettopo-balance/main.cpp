@@ -14,7 +14,7 @@
 #include "nettopo/formats/load.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/model/progress.hpp"
-#include "nettopo/query/index_choice.hpp"
+#include "nettopo/query/distance_plan.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <CLI/CLI.hpp>
@@ -164,12 +164,10 @@ void add_cost_parameters(const PlatformCosts& platform, const CommModelOptions& 
 CommModelOptions model_options(const Options& o, Progress* progress,
                                const LoadedTopology& topology) {
     CommModelOptions m;
-    // A run asks millions of distances, so auto is always: the kept index,
-    // else one built. never searches every distance.
-    if (parse_index_use(o.index_use) == IndexUse::Never)
-        m.index.kind = DistanceIndexKind::Search;
-    else
-        m.kept_index = topology.kept_index;
+    // A run asks millions of distances, so auto is always (the model's
+    // rule): the kept index, else one built. never searches every distance.
+    m.index.use = parse_index_use(o.index_use);
+    m.index.kept = topology.kept_index;
     m.intra_machine_gbps = o.intra_gbps;
     m.default_link_gbps = o.link_gbps;
     m.index.progress = progress;

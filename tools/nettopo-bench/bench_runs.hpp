@@ -8,7 +8,7 @@
 #include "nettopo-bench/bench.hpp"
 #include "nettopo/families/family.hpp"
 #include "nettopo/model/cluster.hpp"
-#include "nettopo/query/distance_index.hpp"
+#include "nettopo/query/distance_plan.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -23,7 +23,7 @@ struct RunOptions {
     std::uint32_t queries = 100000; // random pairs per repetition of the per-call runs
     std::uint32_t sources = 64;     // origins of the distance II / hops II sets
     unsigned threads = 0;           // for fill; 0: all cores
-    std::size_t memory_budget_bytes = DistanceIndexOptions{}.memory_budget_bytes;
+    std::size_t memory_budget_bytes = DistancePolicy{}.memory_budget_bytes;
     bool verify = false; // check every timed answer against the slow twin
 };
 

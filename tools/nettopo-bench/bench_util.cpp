@@ -21,8 +21,8 @@ unsigned thread_count(const RunOptions& o) {
     return o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
 }
 
-DistanceIndexOptions index_options(const RunOptions& o) {
-    DistanceIndexOptions options;
+DistancePolicy index_options(const RunOptions& o) {
+    DistancePolicy options;
     options.memory_budget_bytes = o.memory_budget_bytes;
     options.threads = o.threads;
     return options;

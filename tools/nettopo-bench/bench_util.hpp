@@ -13,7 +13,7 @@
 namespace nettopo::bench {
 
 Measurement start(const Input& in, std::string operation, std::uint64_t items, std::string note);
-DistanceIndexOptions index_options(const RunOptions& o);
+DistancePolicy index_options(const RunOptions& o);
 unsigned thread_count(const RunOptions& o);
 
 // `count` pairs of distinct machines (of any two PEs when `pes`), drawn with o.seed.

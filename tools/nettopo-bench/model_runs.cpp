@@ -97,7 +97,7 @@ std::vector<Measurement> run_load(const Input& in, const RunOptions& o) {
 }
 
 std::vector<Measurement> run_fill(const Input& in, const RunOptions& o) {
-    DistanceIndexOptions options = index_options(o);
+    DistancePolicy options = index_options(o);
     options.kind = DistanceIndexKind::DenseTable;
     std::unique_ptr<DistanceIndex> index;
     Measurement m = start(in, "fill", 1, "");

@@ -138,7 +138,7 @@ std::vector<Measurement> run_network_query(const Input& in, const RunOptions& o,
     const auto index = timed_index(in, o, out);
     const Sets sets = two_hop_sets(c, o);
     const std::string name = metric == Metric::Latency ? "distance" : "hops";
-    QueryEngine fast(c, index.get()), slow(c);
+    QueryEngine fast(c, index.get()), slow(c, nullptr);
     const auto ask = [metric](QueryEngine& q) {
         return [&q, metric](PeId a, PeId b) -> std::uint64_t {
             if (metric == Metric::Hops) return q.hop_count(a, b).value_or(0);

@@ -15,7 +15,7 @@
 #include "nettopo/formats/image.hpp"
 #include "nettopo/model/cluster_diff.hpp"
 #include "nettopo/model/progress.hpp"
-#include "nettopo/query/index_choice.hpp"
+#include "nettopo/query/distance_plan.hpp"
 #include "nettopo/query/kept_index.hpp"
 #include "nettopo/query/summary.hpp"
 #include "nettopo/support/error.hpp"
@@ -215,10 +215,9 @@ int discover(const Options& o) {
     if (o.keep_index()) {
         // Stamped with the archive just written: the image stands for it.
         const std::string image = nettopo::sibling_image_path(o.output);
-        nettopo::DistanceIndexOptions options;
-        options.progress = &progress;
-        const auto index =
-            nettopo::index_for_batch(*cluster, nettopo::IndexUse::Always, std::nullopt, options);
+        nettopo::DistancePolicy policy;
+        policy.progress = &progress;
+        auto index = nettopo::build_distance_index(*cluster, policy);
         const bool kept = index && nettopo::keeps(*index);
         nettopo::save_image(*cluster, kept ? index.get() : nullptr, image,
                             nettopo::file_stamp(o.output));

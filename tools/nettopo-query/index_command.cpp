@@ -3,7 +3,7 @@
 
 #include "common/json_writer.hpp"
 #include "nettopo/formats/image.hpp"
-#include "nettopo/query/index_choice.hpp"
+#include "nettopo/query/distance_plan.hpp"
 #include "nettopo/query/kept_index.hpp"
 #include "nettopo/support/error.hpp"
 
@@ -43,13 +43,11 @@ void run_index_command(const LoadedTopology& topology, const IndexCommand& c, st
 
     std::unique_ptr<DistanceIndex> index;
     if (c.kind != "none") {
-        DistanceIndexOptions options;
-        options.kind = kind_from(c.kind);
-        options.memory_budget_bytes = static_cast<std::size_t>(c.budget_mb) << 20;
-        options.progress = c.progress;
-        index = options.kind == DistanceIndexKind::Auto
-                    ? index_for_batch(cluster, IndexUse::Always, std::nullopt, options)
-                    : build_distance_index(cluster, options);
+        DistancePolicy policy;
+        policy.kind = kind_from(c.kind);
+        policy.memory_budget_bytes = static_cast<std::size_t>(c.budget_mb) << 20;
+        policy.progress = c.progress;
+        index = build_distance_index(cluster, policy);
         if (index && !keeps(*index))
             throw UsageError(fmt::format("{}: {} is not kept (it fills itself on demand); raise "
                                          "the budget for a table or labels, or use --kind none",

@@ -99,9 +99,8 @@ int main(int argc, char** argv) {
                         load,
                         view ? &*view : nullptr,
                         naming,
-                        QueryEngine(cluster),
-                        QueryPrinter(std::cout, o.json, naming),
-                        nullptr};
+                        QueryEngine(cluster, distance_policy(o, topology, std::nullopt)),
+                        QueryPrinter(std::cout, o.json, naming)};
                 run.topology = &topology;
                 run.input_stamp = input_stamp;
                 c.run(run);

@@ -1,6 +1,7 @@
 // The pair and batch logic of nettopo-query's sub-commands (query_run.hpp).
 #include "nettopo-query/query_run.hpp"
 
+#include "common/index_option.hpp"
 #include "nettopo/query/distribute.hpp"
 #include "nettopo/support/error.hpp"
 
@@ -8,10 +9,17 @@
 
 namespace nettopo {
 
+DistancePolicy distance_policy(const Options& o, const LoadedTopology& topology,
+                               std::optional<std::uint64_t> questions) {
+    DistancePolicy policy;
+    policy.use = parse_index_use(o.index_use);
+    policy.questions = questions;
+    policy.kept = topology.kept_index;
+    return policy;
+}
+
 void Run::plan(std::optional<std::uint64_t> questions) {
-    batch = choose_batch_index(cluster, parse_index_use(o.index_use), questions,
-                               topology->kept_index.get());
-    engine = QueryEngine(cluster, batch.index);
+    engine = QueryEngine(cluster, distance_policy(o, *topology, questions));
 }
 
 void Run::for_pairs(const std::function<void(PeId, PeId)>& f, bool distances) {

@@ -9,7 +9,7 @@
 #include "nettopo/formats/image.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/model/job_view.hpp"
-#include "nettopo/query/index_choice.hpp"
+#include "nettopo/query/distance_plan.hpp"
 #include "nettopo/query/query_engine.hpp"
 
 #include <functional>
@@ -29,7 +29,6 @@ struct Run {
     const PeNaming& naming; // how PEs and nodes are read and printed
     QueryEngine engine;
     QueryPrinter out;
-    BatchIndex batch;                         // what the engine looks distances up in, if any
     int code = exit_ok;                       // diff: exit_differences when the clusters differ
     const LoadedTopology* topology = nullptr; // what was read: the kept index, the image
     std::optional<FileStamp> input_stamp = std::nullopt; // -i's stamp before it was read, if a file
@@ -37,14 +36,19 @@ struct Run {
     PeId pe() const { return naming.require_pe(o.pe); }
     PeId pair_pe(std::size_t i) const { return naming.require_pe(o.pes.at(i)); }
 
-    // Gives the engine the index --index picks for this many questions
-    // (nullopt: not known in advance; index_choice.hpp states the rule).
+    // Gives the engine the policy of --index and the kept index for this
+    // many questions (nullopt: not known in advance; distance_plan.hpp
+    // states the rule).
     void plan(std::optional<std::uint64_t> questions);
 
     // Pair queries answer either the two positional PEs or every pair of --pairs;
     // those that ask the network for distances (hops, distance) first plan how.
     void for_pairs(const std::function<void(PeId, PeId)>& f, bool distances = false);
 };
+
+// --index and the index kept with the input, for `questions` questions.
+DistancePolicy distance_policy(const Options& o, const LoadedTopology& topology,
+                               std::optional<std::uint64_t> questions);
 
 // The machines a job's commands see, in the allocation's order (distribute
 // places ranks over them): the job's allocation (--nodes, --hostfile, --job),

@@ -4,8 +4,7 @@
 //   using namespace nettopo;
 //   Cluster c = load_cluster("net_topo.xml");     // archive, description or hwloc XML
 //   c.proximity(PeId(a), PeId(b));                // SamePe, SameNode, SameMachine, OtherMachine
-//   auto index = build_distance_index(c);         // closed form or general index
-//   QueryEngine q(c, index.get());
+//   QueryEngine q(c);                             // closed form at once, else an index
 //   q.distance(PeId(a), PeId(b));                 // ns; nullopt when unreachable
 //   q.hop_count(PeId(a), PeId(b)); q.nearest(PeId(a), 8);
 //
@@ -36,8 +35,8 @@
 #include "nettopo/model/progress.hpp"
 #include "nettopo/query/allocation.hpp"
 #include "nettopo/query/distance_index.hpp"
+#include "nettopo/query/distance_plan.hpp"
 #include "nettopo/query/distribute.hpp"
-#include "nettopo/query/index_choice.hpp"
 #include "nettopo/query/kept_index.hpp"
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/query/query_engine.hpp"

@@ -48,10 +48,9 @@ CommModel::CommModel(const Cluster& cluster, const CommModelOptions& options)
     software_costs_ = options.network_costs.any() || options.intra_machine_costs.any() ||
                       options.min_round_seconds > 0;
     require_connected(cluster);
-    index_ =
-        options.kept_index
-            ? options.kept_index
-            : std::shared_ptr<const DistanceIndex>(build_distance_index(cluster, options.index));
+    DistancePolicy policy = options.index;
+    if (policy.use == IndexUse::Auto) policy.use = IndexUse::Always;
+    index_ = build_distances(cluster, plan_distances(cluster, policy));
     const Network& net = cluster.network();
     injection_gbps_.resize(cluster.num_machines());
     for (std::uint32_t m = 0; m < cluster.num_machines(); ++m) {

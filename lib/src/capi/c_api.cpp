@@ -12,7 +12,7 @@
 #include "nettopo/formats/load.hpp"
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/nettopo.h"
-#include "nettopo/query/distance_index.hpp"
+#include "nettopo/query/distance_plan.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/support/error.hpp"
 

@@ -40,7 +40,7 @@
 // nearest the middle, then the first.
 #include "nettopo/fabric/scotch_writer.hpp"
 
-#include "nettopo/query/index_choice.hpp"
+#include "nettopo/query/distance_plan.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/support/error.hpp"
 
@@ -105,6 +105,13 @@ std::optional<Hierarchy> uniform_hierarchy(std::uint64_t n, Distance&& d, Checki
     return h;
 }
 
+// The front door's rule for a batch of this many questions.
+DistancePolicy batch_policy(std::uint64_t questions) {
+    DistancePolicy policy;
+    policy.questions = questions;
+    return policy;
+}
+
 // "tleaf L s0 c0 ...", top level first, or nullopt (see the file comment).
 std::optional<std::string> tleaf_target(const Cluster& cluster) {
     if (cluster.num_types() != 1 || cluster.num_pes() < 2 ||
@@ -113,10 +120,9 @@ std::optional<std::string> tleaf_target(const Cluster& cluster) {
     const MachineType& type = cluster.type(TypeId(0));
     if (type.num_pus() > max_scotch_tleaf_machines) return std::nullopt;
     // Row 0 by one search; the M^2/2 pairs of the check by the family's
-    // closed form or the general index when it pays (index_choice.hpp).
+    // closed form or the general index when it pays (distance_plan.hpp).
     const std::uint64_t m = cluster.num_machines();
-    std::unique_ptr<DistanceIndex> index;
-    QueryEngine engine(cluster);
+    QueryEngine engine(cluster, nullptr);
     const auto machines = uniform_hierarchy(
         m,
         [&](std::uint64_t a, std::uint64_t b) {
@@ -126,10 +132,7 @@ std::optional<std::string> tleaf_target(const Cluster& cluster) {
             const std::optional<double> ns = engine.distance(pe(a), pe(b));
             return ns ? std::optional<std::int64_t>(scotch_distance(*ns)) : std::nullopt;
         },
-        [&] {
-            index = index_for_batch(cluster, IndexUse::Auto, m * (m - 1) / 2);
-            engine = QueryEngine(cluster, index.get());
-        });
+        [&] { engine = QueryEngine(cluster, batch_policy(m * (m - 1) / 2)); });
     if (!machines) return std::nullopt;
     const auto pus = uniform_hierarchy(
         type.num_pus(),
@@ -208,9 +211,7 @@ void write_scotch_target(const Cluster& cluster, std::ostream& out) {
             "decomposition-defined Scotch target holds the distance between every two of its "
             "terminals, so nettopo writes one for at most {} PEs",
             n, max_scotch_target_pes));
-    const auto index =
-        index_for_batch(cluster, IndexUse::Auto, std::uint64_t{n} * (std::uint64_t{n} - 1) / 2);
-    QueryEngine engine(cluster, index.get());
+    QueryEngine engine(cluster, batch_policy(std::uint64_t{n} * (std::uint64_t{n} - 1) / 2));
     const auto distance = [&](std::uint32_t a, std::uint32_t b) {
         const std::optional<double> d = engine.distance(PeId(a), PeId(b));
         if (!d)

@@ -29,12 +29,6 @@ std::unique_ptr<DistanceIndex>
 make_closed_form_index(const Cluster& cluster,
                        const std::function<std::unique_ptr<DistanceIndex>()>& general);
 
-// make_closed_form_index whose helper is the general index of `options`
-// (kind Auto, the same budget): what build_distance_index and the tools'
-// rule (index_choice.hpp) both try first.
-std::unique_ptr<DistanceIndex> closed_form_index(const Cluster& cluster,
-                                                 const DistanceIndexOptions& options);
-
 // A closed form kept by its write_kept (kept_index.hpp); `read_general`
 // reads its general helper when it has one.
 std::unique_ptr<DistanceIndex> read_closed_form_index(

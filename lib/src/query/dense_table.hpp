@@ -8,6 +8,7 @@
 // marks an unreachable pair. O(1) queries; memory O(core^2 / 2).
 #pragma once
 
+#include "nettopo/model/progress.hpp"
 #include "nettopo/query/distance_index.hpp"
 #include "query/folded_core.hpp"
 

@@ -24,6 +24,7 @@ std::unique_ptr<DistanceIndex> read_body(const Cluster& cluster, ArrayReader& in
         return read_closed_form_index(
             cluster, in, [&cluster](ArrayReader& r) { return read_body(cluster, r, true); });
     case DistanceIndexKind::DenseTable:
+    case DistanceIndexKind::TerminalTable: // told apart by their shape's tag
         return detail::read_dense_table(detail::read_kept_core(in, cluster.num_machines()), in);
     case DistanceIndexKind::Labels:
         return detail::read_labels(detail::read_kept_core(in, cluster.num_machines()), in);

@@ -4,12 +4,48 @@
 
 namespace nettopo {
 
+QueryEngine::QueryEngine(const Cluster& cluster) : QueryEngine(cluster, DistancePolicy{}) {}
+
+QueryEngine::QueryEngine(const Cluster& cluster, DistancePolicy policy)
+    : cluster_(&cluster), search_(cluster.network()), policy_(std::move(policy)) {}
+
 QueryEngine::QueryEngine(const Cluster& cluster, const DistanceIndex* index)
     : cluster_(&cluster), index_(index), search_(cluster.network()) {}
+
+void QueryEngine::before_network_question() {
+    if (!policy_) return;
+    if (!planned_) {
+        // The first question: a closed form (or a kept index) answers at once.
+        planned_ = true;
+        DistancePlan plan = plan_distances(*cluster_, *policy_);
+        if (plan.kind() != DistanceIndexKind::Search) {
+            owned_ = build_distances(*cluster_, std::move(plan));
+            index_ = owned_.get();
+            policy_.reset();
+        } else if (policy_->use != IndexUse::Auto || policy_->kind != DistanceIndexKind::Auto) {
+            policy_.reset(); // searching was decided, not deferred
+        }
+        return;
+    }
+    if (++searched_ < next_look_) return;
+    // Ski rental: build once the questions searched so far would have paid
+    // for the index.
+    DistancePolicy look = *policy_;
+    look.questions = searched_;
+    DistancePlan plan = plan_distances(*cluster_, look);
+    if (plan.kind() == DistanceIndexKind::Search) {
+        next_look_ = 2 * searched_;
+        return;
+    }
+    owned_ = build_distances(*cluster_, std::move(plan));
+    index_ = owned_.get();
+    policy_.reset();
+}
 
 std::optional<std::uint32_t> QueryEngine::hop_count(PeId a, PeId b) {
     const MachineId ma = cluster_->machine_of(a), mb = cluster_->machine_of(b);
     if (ma == mb) return 0u;
+    before_network_question();
     if (index_) {
         const std::uint32_t h = index_->hops(ma, mb);
         if (h == DistanceIndex::unreachable_hops) return std::nullopt;
@@ -21,6 +57,7 @@ std::optional<std::uint32_t> QueryEngine::hop_count(PeId a, PeId b) {
 std::optional<double> QueryEngine::distance(PeId a, PeId b) {
     const MachineId ma = cluster_->machine_of(a), mb = cluster_->machine_of(b);
     if (ma == mb) return cluster_->intra_machine_latency(a, b);
+    before_network_question();
     if (index_) {
         const std::int64_t ps = index_->latency_ps(ma, mb);
         if (ps == DistanceIndex::unreachable_ps) return std::nullopt;

@@ -8,6 +8,7 @@
 // and the search state, held for the whole query (a miss searches under it).
 #pragma once
 
+#include "nettopo/model/progress.hpp"
 #include "nettopo/query/distance_index.hpp"
 #include "query/folded_core.hpp"
 

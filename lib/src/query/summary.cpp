@@ -1,6 +1,6 @@
 #include "nettopo/query/summary.hpp"
 
-#include "nettopo/query/index_choice.hpp"
+#include "nettopo/query/distance_plan.hpp"
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/support/text.hpp"
 
@@ -51,7 +51,13 @@ HopDistribution machine_hop_distribution(const Cluster& cluster, std::uint32_t m
     const std::uint32_t sources = d.all_sources ? machines : max_sources;
     // One search answers a whole row: the rule weighs `sources` searches
     // against building the index, whose rows are then looked up.
-    const auto index = index_for_batch(cluster, use, sources);
+    DistancePolicy policy;
+    policy.use = use;
+    policy.questions = sources;
+    DistancePlan plan = plan_distances(cluster, policy);
+    const std::shared_ptr<const DistanceIndex> index =
+        plan.kind() == DistanceIndexKind::Search ? nullptr
+                                                 : build_distances(cluster, std::move(plan));
     NetworkSearch search(cluster.network());
     std::vector<std::uint32_t> hops(machines);
     for (std::uint32_t i = 0; i < sources; ++i) {

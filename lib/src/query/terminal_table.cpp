@@ -90,7 +90,7 @@ public:
                            terminals_.size(), this->core_summary(), Bits, distinct_, uniform_ps_,
                            format_bytes(memory_bytes()));
     }
-    DistanceIndexKind kind() const override { return DistanceIndexKind::DenseTable; }
+    DistanceIndexKind kind() const override { return DistanceIndexKind::TerminalTable; }
     std::size_t memory_bytes() const override {
         return sizeof(*this) + this->machine_bytes() + terminals_.capacity() * 4 +
                terminal_of_.capacity() * 4 + offsets_.capacity() * 8 + dict_.capacity() * 4 +

@@ -18,6 +18,7 @@
 // before.
 #pragma once
 
+#include "nettopo/model/progress.hpp"
 #include "nettopo/query/distance_index.hpp"
 #include "query/folded_core.hpp"
 

@@ -13,7 +13,7 @@ TEST_CASE("umbrella: nettopo.hpp alone loads, indexes and queries", "[api]") {
     CHECK(c.proximity(PeId(0), PeId(40)) == Proximity::OtherMachine);
     const auto index = build_distance_index(c);
     QueryEngine indexed(c, index.get());
-    QueryEngine searched(c);
+    QueryEngine searched(c, nullptr);
     for (std::uint32_t b = 0; b < c.num_pes(); b += 7) {
         CHECK(indexed.hop_count(PeId(0), PeId(b)) == searched.hop_count(PeId(0), PeId(b)));
         CHECK(indexed.distance(PeId(0), PeId(b)) == searched.distance(PeId(0), PeId(b)));

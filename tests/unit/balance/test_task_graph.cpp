@@ -201,7 +201,7 @@ TEST_CASE("CommModel: a real cluster against QueryEngine without an index",
         if (!test::have_real_cluster(name)) continue;
         const Cluster c = test::assemble_real_cluster(name).cluster;
         const CommModel model(c);
-        QueryEngine plain(c);
+        QueryEngine plain(c, nullptr);
         std::mt19937_64 rng(31337);
         for (int pair = 0; pair < 400; ++pair) {
             const PeId a(static_cast<std::uint32_t>(rng() % c.num_pes()));

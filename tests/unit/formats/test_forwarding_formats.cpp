@@ -4,7 +4,7 @@
 // through both, and what an older or malformed archive gets.
 #include "nettopo/formats/archive.hpp"
 #include "nettopo/formats/description.hpp"
-#include "nettopo/query/distance_index.hpp"
+#include "nettopo/query/distance_plan.hpp"
 #include "nettopo/support/error.hpp"
 #include "testkit/archive_text.hpp"
 #include "testkit/description_text.hpp"

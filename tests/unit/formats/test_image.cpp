@@ -6,7 +6,7 @@
 #include "nettopo/formats/image.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/gen/generate.hpp"
-#include "nettopo/query/index_choice.hpp"
+#include "nettopo/query/distance_plan.hpp"
 #include "nettopo/query/kept_index.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/support/error.hpp"
@@ -38,7 +38,7 @@ namespace {
 // search's on `pairs` random PE pairs of `c` (every pair when it has few).
 void require_search_answers(const Cluster& c, const DistanceIndex* index, std::mt19937_64& rng,
                             std::uint32_t pairs = 400) {
-    QueryEngine searched(c);
+    QueryEngine searched(c, nullptr);
     QueryEngine looked_up(c, index);
     const std::uint32_t n = c.num_pes();
     const bool all = std::uint64_t{n} * n <= pairs;
@@ -100,7 +100,7 @@ struct DenseImage {
 
     DenseImage() {
         const Cluster c = generate_from_spec("fat-tree --k 4 --n 2 --machine 'core:2 pu:1'");
-        DistanceIndexOptions options;
+        DistancePolicy options;
         options.kind = DistanceIndexKind::DenseTable;
         const auto index = build_distance_index(c, options);
         const std::string good = dir / "good.ntimg";
@@ -118,7 +118,7 @@ TEST_CASE("image: generated families with their closed forms", "[image]") {
           "dragonfly --a 4 --p 2 --h 2 --latency global=400", "hypercube --dim 4"}) {
         CAPTURE(spec);
         const Cluster c = generate_from_spec(spec);
-        const auto index = index_for_batch(c, IndexUse::Always, std::nullopt);
+        const auto index = build_distance_index(c);
         REQUIRE(index);
         REQUIRE(index->kind() == DistanceIndexKind::ClosedForm);
         require_round_trip(c, index.get(), rng);
@@ -134,7 +134,7 @@ TEST_CASE("image: random clusters with every kept kind of general index", "[imag
         require_round_trip(c, nullptr, rng);
         if (c.num_machines() < 2) continue;
         for (const auto kind : {DistanceIndexKind::DenseTable, DistanceIndexKind::Labels}) {
-            DistanceIndexOptions options;
+            DistancePolicy options;
             options.kind = kind;
             const auto index = build_distance_index(c, options);
             require_round_trip(c, index.get(), rng);
@@ -165,7 +165,7 @@ TEST_CASE("image: the real clusters of the shared data", "[image][real-clusters]
     for (const char* name : {"avakas", "plafrim"}) {
         if (!test::have_real_cluster(name)) continue;
         const Cluster c = test::assemble_real_cluster(name).cluster;
-        const auto index = index_for_batch(c, IndexUse::Always, std::nullopt);
+        const auto index = build_distance_index(c);
         REQUIRE(index);
         require_round_trip(c, index.get(), rng);
     }
@@ -173,7 +173,7 @@ TEST_CASE("image: the real clusters of the shared data", "[image][real-clusters]
 
 TEST_CASE("image: a row cache is not kept", "[image]") {
     const Cluster c = generate_from_spec("fat-tree --k 4 --n 2");
-    DistanceIndexOptions options;
+    DistancePolicy options;
     options.kind = DistanceIndexKind::RowCache;
     const auto index = build_distance_index(c, options);
     TempDir dir("nettopo-image-");
@@ -234,7 +234,7 @@ TEST_CASE("image: a kept index is read only for the network it was built for", "
             network_checksum(generate_from_spec("torus --dims 4x4").network()));
     TempDir dir("nettopo-image-");
     const std::string path = dir / "c.ntimg";
-    const auto index = index_for_batch(c, IndexUse::Always, std::nullopt);
+    const auto index = build_distance_index(c);
     save_image(c, index.get(), path);
     CHECK(read_image_index(path, c, network_checksum(c.network())));
     CHECK_THROWS_WITH(read_image_index(path, other, network_checksum(other.network())),
@@ -253,7 +253,7 @@ TEST_CASE("image: beside its archive, used while it stands for it", "[image]") {
     CHECK(t.image.empty());
     CHECK_FALSE(t.kept_index);
 
-    const auto index = index_for_batch(c, IndexUse::Always, std::nullopt);
+    const auto index = build_distance_index(c);
     save_image(c, index.get(), image, file_stamp(archive));
     t = load_topology(archive);
     CHECK(t.image == image);

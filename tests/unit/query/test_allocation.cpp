@@ -198,7 +198,7 @@ TEST_CASE("nearest within an allocation: only its PEs, ties by view id", "[alloc
         const Cluster c = test::build_cluster(spec);
         const auto alloc = random_allocation(rng, c.num_machines());
         const JobView v(c, ids(alloc));
-        QueryEngine q(c), brute(c);
+        QueryEngine q(c), brute(c, nullptr);
         INFO("round " << round);
         for (int i = 0; i < 5; ++i) {
             const PeId p = v.cluster_pe(static_cast<std::uint32_t>(rng() % v.num_pes()));

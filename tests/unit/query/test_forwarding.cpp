@@ -12,7 +12,7 @@
 #include "nettopo/gen/family_check.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/model/cluster_builder.hpp"
-#include "nettopo/query/distance_index.hpp"
+#include "nettopo/query/distance_plan.hpp"
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/query/summary.hpp"
@@ -278,7 +278,7 @@ void check_spec(const test::ClusterSpec& spec, Seen& seen) {
     const detail::FoldedCore f = detail::fold_network(net);
     seen.complex += f.complex;
     for (Kind k : {Kind::Auto, Kind::DenseTable, Kind::Labels, Kind::RowCache}) {
-        DistanceIndexOptions options;
+        DistancePolicy options;
         options.kind = k;
         const auto index = build_distance_index(c, options);
         if (k != Kind::Auto) REQUIRE(index->kind() == k);
@@ -291,7 +291,7 @@ void check_spec(const test::ClusterSpec& spec, Seen& seen) {
             }
     }
     // A row cache of two rows: rows are evicted and computed again.
-    DistanceIndexOptions small;
+    DistancePolicy small;
     small.kind = Kind::RowCache;
     small.memory_budget_bytes = detail::row_cache_min_bytes(f) + detail::row_cache_row_bytes(f);
     check_index(c, o, *build_distance_index(c, small));
@@ -429,7 +429,7 @@ std::vector<MachineId> all_machines(const Cluster& c) {
 TEST_CASE("forwarding: closed forms hold only where machines forward as the family's do",
           "[forwarding]") {
     const MachineType pu = synthetic_machine("pu:1", {});
-    DistanceIndexOptions closed;
+    DistancePolicy closed;
     closed.kind = Kind::ClosedForm;
 
     // A torus's machines are its routers: one end host voids the formulas.

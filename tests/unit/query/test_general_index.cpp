@@ -33,21 +33,7 @@ namespace {
 constexpr Kind forced_kinds[] = {Kind::DenseTable, Kind::Labels, Kind::RowCache};
 
 const char* name(Kind k) {
-    switch (k) {
-    case Kind::Auto:
-        return "auto";
-    case Kind::ClosedForm:
-        return "closed form";
-    case Kind::DenseTable:
-        return "dense table";
-    case Kind::Labels:
-        return "labels";
-    case Kind::RowCache:
-        return "row cache";
-    case Kind::Search:
-        return "search";
-    }
-    return "?";
+    return kind_name(k);
 }
 
 using test::build_cluster;
@@ -55,11 +41,11 @@ using test::build_cluster;
 std::unique_ptr<DistanceIndex> index_of(const Cluster& c, Kind kind,
                                         std::size_t budget = std::size_t{512} << 20,
                                         unsigned threads = 0) {
-    DistanceIndexOptions o;
+    DistancePolicy o;
     o.kind = kind;
     o.memory_budget_bytes = budget;
     o.threads = threads;
-    auto index = make_general_index(c, o);
+    auto index = detail::make_general_index(c, o);
     REQUIRE(index);
     if (kind != Kind::Auto) REQUIRE(index->kind() == kind);
     REQUIRE(index->memory_bytes() <= budget);
@@ -392,11 +378,11 @@ TEST_CASE("general index: progress of the fill", "[general-index]") {
     const Cluster c = generated(*make_preset("tree-G"), LinkClasses::uniform(1, 0));
     for (Kind k : {Kind::DenseTable, Kind::Labels}) {
         Recorder r;
-        DistanceIndexOptions o;
+        DistancePolicy o;
         o.kind = k;
         o.threads = 2;
         o.progress = &r;
-        make_general_index(c, o);
+        detail::make_general_index(c, o);
         CHECK(r.total == 511);
         CHECK(r.last > 0);
         CHECK(r.finished == 1);

@@ -7,7 +7,7 @@
 #include "nettopo/formats/description.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/query/distance_index.hpp"
-#include "nettopo/query/index_choice.hpp"
+#include "nettopo/query/distance_plan.hpp"
 #include "query/folded_core.hpp"
 #include "query/general_index.hpp"
 #include "query/terminal_table.hpp"
@@ -102,7 +102,7 @@ TEST_CASE("terminal table: damaged fat-trees, every pair", "[general-index][term
         INFO("seed " << seed << ", cut " << cut);
         const auto index = terminal_table(c, 1 + seed % 3);
         REQUIRE(index);
-        CHECK(index->kind() == DistanceIndexKind::DenseTable);
+        CHECK(index->kind() == DistanceIndexKind::TerminalTable);
         // The leaf switches only: 16 of the 48.
         CHECK_THAT(index->description(), Contains("dense table of 16 terminals: 48 core vertices"));
         require_exact(c, *index);
@@ -177,12 +177,12 @@ TEST_CASE("terminal table: not built for a core of several latencies; the genera
     REQUIRE_FALSE(detail::fold_network(c.network()).uniform_ps);
     CHECK_FALSE(terminal_table(c));
     // A budget below the full table: labels or rows, exact as ever.
-    DistanceIndexOptions o;
+    DistancePolicy o;
     o.kind = DistanceIndexKind::DenseTable;
-    const std::size_t full = make_general_index(c, o)->memory_bytes();
+    const std::size_t full = detail::make_general_index(c, o)->memory_bytes();
     o.kind = DistanceIndexKind::Auto;
     o.memory_budget_bytes = full - 1;
-    const auto index = make_general_index(c, o);
+    const auto index = detail::make_general_index(c, o);
     CHECK(index->kind() != DistanceIndexKind::DenseTable);
     INFO(index->description());
     std::vector<MachineId> from;
@@ -193,8 +193,8 @@ TEST_CASE("terminal table: not built for a core of several latencies; the genera
 TEST_CASE("terminal table: auto takes it when the full table does not fit the budget",
           "[general-index][terminal-table]") {
     const Cluster c = damaged(generated(*make_fat_tree(8, 3), LinkClasses::uniform(1, 0)), 0.02, 4);
-    DistanceIndexOptions o;
-    const auto full = make_general_index(c, o); // the full table fits 512 MiB
+    DistancePolicy o;
+    const auto full = detail::make_general_index(c, o); // the full table fits 512 MiB
     CHECK_THAT(full->description(), !Contains("terminals"));
     const auto terminals = terminal_table(c);
     REQUIRE(terminals);
@@ -202,8 +202,8 @@ TEST_CASE("terminal table: auto takes it when the full table does not fit the bu
     o.memory_budget_bytes = terminals->memory_bytes() + 1024;
     for (DistanceIndexKind kind : {DistanceIndexKind::Auto, DistanceIndexKind::DenseTable}) {
         o.kind = kind;
-        const auto index = make_general_index(c, o);
-        CHECK(index->kind() == DistanceIndexKind::DenseTable);
+        const auto index = detail::make_general_index(c, o);
+        CHECK(index->kind() == DistanceIndexKind::TerminalTable);
         CHECK_THAT(index->description(), Contains("dense table of 64 terminals"));
         CHECK(index->memory_bytes() <= o.memory_budget_bytes);
         require_exact(c, *index);
@@ -211,22 +211,27 @@ TEST_CASE("terminal table: auto takes it when the full table does not fit the bu
 }
 
 TEST_CASE("terminal table: the tools' rule counts its fill as a search per 64 terminals",
-          "[general-index][terminal-table][index-choice]") {
+          "[general-index][terminal-table][distance-plan]") {
     // 512 machines on 192 switches (64 leaves): the full table costs 192 core
     // searches, about 114 questions' worth; the terminal table one.
     const Cluster c = damaged(generated(*make_fat_tree(8, 3), LinkClasses::uniform(1, 0)), 0.02, 5);
-    DistanceIndexOptions o;
-    CHECK_FALSE(index_for_batch(c, IndexUse::Auto, 2, o));
-    CHECK(index_for_batch(c, IndexUse::Auto, 200, o));
+    DistancePolicy o;
+    o.questions = 2;
+    CHECK(plan_distances(c, o).kind() == DistanceIndexKind::Search);
+    o.questions = 200;
+    CHECK(plan_distances(c, o).kind() == DistanceIndexKind::DenseTable);
     const auto terminals = terminal_table(c);
     REQUIRE(terminals);
     o.memory_budget_bytes = terminals->memory_bytes() + 1024; // the full table does not fit
-    const auto index = index_for_batch(c, IndexUse::Auto, 2, o);
-    REQUIRE(index);
+    o.questions = 2;
+    DistancePlan plan = plan_distances(c, o);
+    REQUIRE(plan.kind() == DistanceIndexKind::TerminalTable);
+    CHECK(plan.build_searches() < 2);
+    const auto index = build_distances(c, std::move(plan));
     CHECK_THAT(index->description(), Contains("dense table of 64 terminals"));
     require_exact(c, *index);
     // With several core latencies no terminal table: the full table's cost again.
     const Cluster spread =
         damaged(generated(*make_fat_tree(8, 3), LinkClasses::uniform(1, 0)), 0.02, 5, true);
-    CHECK_FALSE(index_for_batch(spread, IndexUse::Auto, 2, o));
+    CHECK(plan_distances(spread, o).kind() == DistanceIndexKind::Search);
 }

@@ -5,7 +5,7 @@
 #include "nettopo-bench/bench_report.hpp"
 #include "nettopo-bench/bench_runs.hpp"
 #include "nettopo/formats/description.hpp"
-#include "nettopo/query/distance_index.hpp"
+#include "nettopo/query/distance_plan.hpp"
 #include "testkit/random_cluster.hpp"
 
 #include <catch2/catch.hpp>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "nettopo/assemble/assemble.hpp"
-#include "nettopo/query/index_choice.hpp"
+#include "nettopo/query/distance_plan.hpp"
 #include "nettopo/query/summary.hpp"
 
 #include <cstdint>

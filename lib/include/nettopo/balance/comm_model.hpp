@@ -19,7 +19,7 @@
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
-#include "nettopo/query/distance_index.hpp"
+#include "nettopo/query/distance_plan.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -36,12 +36,12 @@ struct MessageCosts {
 struct CommModelOptions {
     double intra_machine_gbps = 100.0; // memory copy between two PUs of one host
     double default_link_gbps = 10.0;   // a network link of unknown bandwidth
-    // How the machine-to-machine index is built; kind Search builds none:
-    // every distance is a search (slow, the answers are the same).
-    DistanceIndexOptions index;
-    // An index kept for this cluster (read with it from a binary image,
-    // formats/image.hpp): used instead of building one.
-    std::shared_ptr<const DistanceIndex> kept_index;
+    // What answers machine-to-machine distances (plan_distances). A run asks
+    // millions of them, so use Auto builds as Always does; use Never (or
+    // kind Search) searches every distance (slow, the answers are the same);
+    // index.kept, an index kept for this cluster (read with it from a binary
+    // image, formats/image.hpp), is used instead of building one.
+    DistancePolicy index;
     // Messages between machines, and between two PEs of one machine.
     MessageCosts network_costs;
     MessageCosts intra_machine_costs;
@@ -54,7 +54,7 @@ struct CommModelOptions {
 class CommModel {
 public:
     // Builds a distance index over the cluster (closed form for generated
-    // families), unless options.kept_index gives one; the cluster must
+    // families), unless options.index.kept gives one; the cluster must
     // outlive the model. Throws InputError when
     // two machines are not connected: a job cannot span them.
     explicit CommModel(const Cluster& cluster, const CommModelOptions& options = {});

@@ -2,24 +2,27 @@
 // the thesis' open problem (its full machine x machine memo took 6.2 s and
 // 20 MB for 1,023 machines, and grows with the square).
 //
-// build_distance_index picks, by what the cluster is and how big it is:
+// The kinds, fastest first:
 // - a closed form, when the cluster is a generated family whose record it
 //   carries and whose links are still exactly the family's (O(1), no
 //   per-pair memory);
-// - otherwise a general index over the graph with degree-1 machines folded
-//   onto their neighbour (host distance = core distance + the two host
-//   links): a dense table of the core while it fits the memory budget, else
-//   of the core's terminals alone when every core link has one latency,
-//   pruned landmark labels beyond it, and a bounded cache of single-source
-//   rows when even the labels would not fit.
-// Every kind answers exactly what NetworkSearch answers (BFS hops, Dijkstra
-// latency in integer picoseconds); tests hold each to that. Kind Search, only
-// when asked for, is that search itself behind this interface: for a caller
-// that takes an index (a communication model) but is asked to search.
+// - the general index, over the graph with degree-1 machines folded onto
+//   their neighbour (host distance = core distance + the two host links): a
+//   dense table of the core while it fits the memory budget, else of the
+//   core's terminals alone when every core link has one latency, pruned
+//   landmark labels beyond it, and a bounded cache of single-source rows
+//   when even the labels would not fit;
+// - Search: no index, a NetworkSearch per question behind this interface.
+// Which one answers is decided in one place, plan_distances
+// (distance_plan.hpp). Every kind answers exactly what NetworkSearch answers
+// (BFS hops, Dijkstra latency in integer picoseconds); check_distance_index
+// is the slow twin each is held to.
+//
+// Every DistanceIndex's queries are const and may be called from several
+// threads at once (the row cache and the search lock themselves).
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
-#include "nettopo/model/progress.hpp"
 #include "nettopo/support/array_file.hpp"
 
 #include <cstddef>
@@ -31,22 +34,21 @@
 
 namespace nettopo {
 
+// One vocabulary for what answers distances: the plan's kind, an index's
+// kind(), the kind kept in an image (the numbers are written in kept
+// indexes: append only).
 enum class DistanceIndexKind : std::uint8_t {
-    Auto,       // the fastest kind that fits the budget
-    ClosedForm, // refused (UsageError) when the cluster carries no usable family
-    DenseTable, // all pairs of the folded core, or of its terminals (one core latency)
-    Labels,     // pruned landmark labelling of the folded core
-    RowCache,   // single-source rows computed on demand, at most a budget's worth kept
-    Search,     // no index: a NetworkSearch per question (never chosen by Auto)
+    Auto,          // the fastest kind that fits the budget (a request, never an index's kind)
+    ClosedForm,    // refused (UsageError) when the cluster carries no usable family
+    DenseTable,    // all pairs of the folded core (forced: or of its terminals)
+    Labels,        // pruned landmark labelling of the folded core
+    RowCache,      // single-source rows computed on demand, at most a budget's worth kept
+    Search,        // no index: a NetworkSearch per question
+    TerminalTable, // all pairs of the folded core's terminals (one core latency)
 };
 
-struct DistanceIndexOptions {
-    DistanceIndexKind kind = DistanceIndexKind::Auto;
-    // Largest memory the index may hold (tables, labels, cached rows).
-    std::size_t memory_budget_bytes = std::size_t{512} << 20;
-    unsigned threads = 0; // searches run in parallel while filling; 0: all cores
-    Progress* progress = nullptr;
-};
+// "closed form", "dense table", ...: the words of reports.
+const char* kind_name(DistanceIndexKind kind);
 
 class DistanceIndex {
 public:
@@ -72,10 +74,6 @@ public:
     // Writes what reading the index back needs; only when can_keep().
     virtual void write_kept(ArrayWriter& out) const { (void)out; }
 };
-
-// Throws UsageError when a forced kind cannot be built within the budget.
-std::unique_ptr<DistanceIndex> build_distance_index(const Cluster& cluster,
-                                                    const DistanceIndexOptions& options = {});
 
 // The slow twin: compares an index with NetworkSearch (BFS hop counts,
 // Dijkstra picoseconds) from each source to every machine; the first

@@ -1,13 +1,36 @@
 // PE-level queries that need the network: hop counts, latency distances,
 // paths and the k nearest PEs. Cheap structural queries (machine_of,
 // proximity, common_ancestor, ...) are on Cluster itself.
+//
+// QueryEngine engine(cluster) is fast by default. Its distances come from
+// plan_distances (distance_plan.hpp), asked at the first question between
+// two machines:
+// - a generated family answers by its closed form at once (O(1) a question,
+//   after a check of the family that costs about one search);
+// - any other cluster searches (BFS hops, Dijkstra latencies; a row of
+//   questions from one machine costs one search) until the questions
+//   searched have cost as much as building the general index would (the
+//   ski-rental rule: never more than twice the better choice in hindsight);
+//   the index is then built, within the policy's memory budget (512 MiB by
+//   default), with all cores, and answers every later question. The rule is
+//   looked at after 16, 32, 64, ... searched questions (each look folds the
+//   network once, O(V + E)).
+// The answers are the same whatever answers them. path() and nearest()
+// always search (nearest() settles machines in latency order).
+//
+// Threads: an engine is used by one thread at a time (it keeps its search
+// state); copies share the built index and may be used by several threads.
+// Errors: a PE out of range is the caller's (ids come from the cluster);
+// building the index may throw std::bad_alloc. The cluster must outlive the
+// engine.
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
-#include "nettopo/query/distance_index.hpp"
+#include "nettopo/query/distance_plan.hpp"
 #include "nettopo/query/network_search.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -21,10 +44,17 @@ struct NearPe {
 
 class QueryEngine {
 public:
-    // With an index, hop counts and distances between machines are looked up
-    // in it instead of searched; the index must outlive the engine.
-    explicit QueryEngine(const Cluster& cluster, const DistanceIndex* index = nullptr);
+    // The default policy above; nothing is planned before the first question.
+    explicit QueryEngine(const Cluster& cluster);
+    // The same rule with another policy (budget, threads, an index kept with
+    // the cluster, use Never to search always, a forced kind).
+    QueryEngine(const Cluster& cluster, DistancePolicy policy);
+    // Exactly this index (nullptr: a search per question); it must outlive
+    // the engine.
+    QueryEngine(const Cluster& cluster, const DistanceIndex* index);
     const Cluster& cluster() const { return *cluster_; }
+    // What answers hop counts and distances now: nullptr while searching.
+    const DistanceIndex* index() const { return index_; }
 
     // Fewest network links between the PEs' machines; 0 inside a machine.
     std::optional<std::uint32_t> hop_count(PeId a, PeId b);
@@ -42,9 +72,17 @@ public:
     void forget() { search_.forget(); }
 
 private:
+    // Called before a question between two machines: plans at the first
+    // one, then applies the ski-rental rule while searching.
+    void before_network_question();
+
     const Cluster* cluster_;
-    const DistanceIndex* index_;
+    std::shared_ptr<const DistanceIndex> owned_;
+    const DistanceIndex* index_ = nullptr;
     NetworkSearch search_;
+    std::optional<DistancePolicy> policy_; // set while the engine may still plan
+    bool planned_ = false;
+    std::uint64_t searched_ = 0, next_look_ = 16;
 };
 
 } // namespace nettopo

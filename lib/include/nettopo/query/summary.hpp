@@ -4,7 +4,7 @@
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
-#include "nettopo/query/index_choice.hpp"
+#include "nettopo/query/distance_plan.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -47,7 +47,7 @@ struct HopDistribution {
     std::uint32_t sources = 0;
     bool all_sources = true;
 };
-// The rows come from a distance index when index_for_batch (index_choice.hpp)
+// The rows come from a distance index when plan_distances (distance_plan.hpp)
 // finds `use` and this many sources pay for it, else from one search each.
 inline constexpr std::uint32_t hop_distribution_sources = 4096;
 HopDistribution machine_hop_distribution(const Cluster& cluster,
