@@ -3,7 +3,7 @@
 // with the tool and not in the library).
 #pragma once
 
-#include "nettopo/fabric/dot_writer.hpp"
+#include "common/dot_writer.hpp"
 
 #include <string>
 

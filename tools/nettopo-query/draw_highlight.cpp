@@ -1,7 +1,7 @@
 // draw's highlight in the job's terms (draw_highlight.hpp).
 #include "nettopo-query/draw_highlight.hpp"
 
-#include "nettopo/fabric/dot_highlight.hpp"
+#include "common/dot_highlight.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <string>

@@ -2,8 +2,8 @@
 // job's terms, or without it the job's allocation itself.
 #pragma once
 
+#include "common/dot_writer.hpp"
 #include "nettopo-query/query_run.hpp"
-#include "nettopo/fabric/dot_writer.hpp"
 
 #include <optional>
 

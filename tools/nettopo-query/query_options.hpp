@@ -1,9 +1,9 @@
 // nettopo-query's options: what the command line gave, before anything is read.
 #pragma once
 
+#include "common/dot_writer.hpp"
 #include "nettopo-query/distribute_command.hpp"
 #include "nettopo-query/job_options.hpp"
-#include "nettopo/fabric/dot_writer.hpp"
 
 #include <cstdint>
 #include <string>

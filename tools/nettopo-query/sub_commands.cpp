@@ -3,6 +3,7 @@
 
 #include "common/cluster_printer.hpp"
 #include "common/diff_printer.hpp"
+#include "common/dot_writer.hpp"
 #include "common/drawing.hpp"
 #include "common/output.hpp"
 #include "common/tool_support.hpp"
@@ -11,7 +12,6 @@
 #include "nettopo-query/draw_highlight.hpp"
 #include "nettopo-query/export_formats.hpp"
 #include "nettopo-query/index_command.hpp"
-#include "nettopo/fabric/dot_writer.hpp"
 #include "nettopo/model/cluster_diff.hpp"
 #include "nettopo/query/allocation.hpp"
 #include "nettopo/query/summary.hpp"

@@ -5,9 +5,9 @@
 // come back as written. Rendering runs Graphviz's `dot` when it is installed,
 // and stand-in `dot` scripts otherwise, so the process handling is tested on
 // machines without Graphviz (CI), as is the "dot is not installed" message.
+#include "common/dot_highlight.hpp"
+#include "common/dot_writer.hpp"
 #include "common/drawing.hpp"
-#include "nettopo/fabric/dot_highlight.hpp"
-#include "nettopo/fabric/dot_writer.hpp"
 #include "nettopo/families/family.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/gen/generate.hpp"

@@ -3,7 +3,7 @@
 // and highlight, so that a box never mixes highlighted machines with others.
 #pragma once
 
-#include "nettopo/fabric/dot_writer.hpp"
+#include "common/dot_writer.hpp"
 #include "nettopo/model/cluster.hpp"
 
 #include <cstdint>

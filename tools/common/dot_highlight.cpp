@@ -1,5 +1,5 @@
 // The highlights of a drawing (dot_highlight.hpp).
-#include "nettopo/fabric/dot_highlight.hpp"
+#include "common/dot_highlight.hpp"
 
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/support/error.hpp"

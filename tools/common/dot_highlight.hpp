@@ -11,7 +11,7 @@
 //              to each other one (on a tree, the subtree spanning them).
 #pragma once
 
-#include "nettopo/fabric/dot_writer.hpp"
+#include "common/dot_writer.hpp"
 #include "nettopo/model/cluster.hpp"
 
 #include <span>

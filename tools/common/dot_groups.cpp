@@ -1,5 +1,5 @@
 // The machines a drawing collapses into boxes (dot_groups.hpp).
-#include "fabric/dot_groups.hpp"
+#include "common/dot_groups.hpp"
 
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"

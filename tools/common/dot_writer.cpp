@@ -1,7 +1,7 @@
 // Graphviz DOT drawing of a cluster's network (dot_writer.hpp).
-#include "nettopo/fabric/dot_writer.hpp"
+#include "common/dot_writer.hpp"
 
-#include "fabric/dot_groups.hpp"
+#include "common/dot_groups.hpp"
 #include "nettopo/families/family.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/text.hpp"
