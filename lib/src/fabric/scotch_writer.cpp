@@ -43,6 +43,7 @@
 #include "nettopo/query/distance_plan.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/support/error.hpp"
+#include "query/index/dense_table.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -105,10 +106,10 @@ std::optional<Hierarchy> uniform_hierarchy(std::uint64_t n, Distance&& d, Checki
     return h;
 }
 
-// The front door's rule for a batch of this many questions.
-DistancePolicy batch_policy(std::uint64_t questions) {
+// The front door's rule for the questions of every pair of n things.
+DistancePolicy all_pairs_policy(std::uint64_t n) {
     DistancePolicy policy;
-    policy.questions = questions;
+    policy.questions = detail::pairs_of(n);
     return policy;
 }
 
@@ -132,7 +133,7 @@ std::optional<std::string> tleaf_target(const Cluster& cluster) {
             const std::optional<double> ns = engine.distance(pe(a), pe(b));
             return ns ? std::optional<std::int64_t>(scotch_distance(*ns)) : std::nullopt;
         },
-        [&] { engine = QueryEngine(cluster, batch_policy(m * (m - 1) / 2)); });
+        [&] { engine = QueryEngine(cluster, all_pairs_policy(m)); });
     if (!machines) return std::nullopt;
     const auto pus = uniform_hierarchy(
         type.num_pus(),
@@ -211,7 +212,7 @@ void write_scotch_target(const Cluster& cluster, std::ostream& out) {
             "decomposition-defined Scotch target holds the distance between every two of its "
             "terminals, so nettopo writes one for at most {} PEs",
             n, max_scotch_target_pes));
-    QueryEngine engine(cluster, batch_policy(std::uint64_t{n} * (std::uint64_t{n} - 1) / 2));
+    QueryEngine engine(cluster, all_pairs_policy(n));
     const auto distance = [&](std::uint32_t a, std::uint32_t b) {
         const std::optional<double> d = engine.distance(PeId(a), PeId(b));
         if (!d)

@@ -14,7 +14,7 @@
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/support/error.hpp"
-#include "query/closed_form_index.hpp"
+#include "query/index/closed_form_index.hpp"
 #include "testkit/archive_text.hpp"
 #include "testkit/temp_dir.hpp"
 

@@ -17,9 +17,9 @@
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/query/summary.hpp"
 #include "nettopo/support/error.hpp"
-#include "query/folded_core.hpp"
-#include "query/general_index.hpp"
-#include "query/row_cache.hpp"
+#include "query/index/folded_core.hpp"
+#include "query/index/general_index.hpp"
+#include "query/index/row_cache.hpp"
 #include "testkit/random_cluster.hpp"
 
 #include <algorithm>

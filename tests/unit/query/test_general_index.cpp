@@ -9,9 +9,9 @@
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/support/error.hpp"
-#include "query/folded_core.hpp"
-#include "query/general_index.hpp"
-#include "query/row_cache.hpp"
+#include "query/index/folded_core.hpp"
+#include "query/index/general_index.hpp"
+#include "query/index/row_cache.hpp"
 #include "testkit/random_cluster.hpp"
 #include "testkit/real_data.hpp"
 

@@ -8,9 +8,9 @@
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/query/distance_index.hpp"
 #include "nettopo/query/distance_plan.hpp"
-#include "query/folded_core.hpp"
-#include "query/general_index.hpp"
-#include "query/terminal_table.hpp"
+#include "query/index/folded_core.hpp"
+#include "query/index/general_index.hpp"
+#include "query/index/terminal_table.hpp"
 #include "testkit/random_cluster.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,7 @@
-// A search per question behind the DistanceIndex interface (see searched_distances.hpp).
-#include "query/searched_distances.hpp"
+// The one slow twin every distance index is held to: a search per question
+// behind the DistanceIndex interface (kind Search), and check_distance_index,
+// the verifier that compares an index with full searches (see slow_twin.hpp).
+#include "query/search/slow_twin.hpp"
 
 #include "nettopo/query/network_search.hpp"
 
@@ -48,3 +50,31 @@ std::unique_ptr<DistanceIndex> make_searched_distances(const Cluster& cluster) {
 }
 
 } // namespace nettopo::detail
+
+namespace nettopo {
+
+std::optional<IndexMismatch> check_distance_index(const Cluster& cluster,
+                                                  const DistanceIndex& index,
+                                                  std::span<const MachineId> sources) {
+    NetworkSearch search(cluster.network());
+    std::vector<std::uint32_t> hops;
+    for (const MachineId s : sources) {
+        search.hops_from(cluster.vertex(s), hops);
+        for (std::uint32_t m = 0; m < cluster.num_machines(); ++m) {
+            const std::int64_t want = hops[m] == NetworkSearch::unreachable_hops
+                                          ? std::int64_t{DistanceIndex::unreachable_hops}
+                                          : std::int64_t{hops[m]};
+            const std::int64_t got = index.hops(s, MachineId(m));
+            if (got != want) return IndexMismatch{s, MachineId(m), true, got, want};
+        }
+        for (std::uint32_t m = 0; m < cluster.num_machines(); ++m) {
+            const auto ps = search.latency_ps(cluster.vertex(s), cluster.vertex(MachineId(m)));
+            const std::int64_t want = ps ? *ps : DistanceIndex::unreachable_ps;
+            const std::int64_t got = index.latency_ps(s, MachineId(m));
+            if (got != want) return IndexMismatch{s, MachineId(m), false, got, want};
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace nettopo

@@ -1,5 +1,5 @@
 // Folding end machines onto their anchors (see folded_core.hpp).
-#include "query/folded_core.hpp"
+#include "query/index/folded_core.hpp"
 
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/support/csr_offsets.hpp"

@@ -1,8 +1,8 @@
 // The dense table of the folded core (see dense_table.hpp).
-#include "query/dense_table.hpp"
+#include "query/index/dense_table.hpp"
 
-#include "query/core_rows.hpp"
-#include "query/terminal_table.hpp"
+#include "query/index/core_rows.hpp"
+#include "query/index/terminal_table.hpp"
 
 #include <fmt/format.h>
 #include <limits>
@@ -15,10 +15,6 @@ namespace {
 struct NoLatency {}; // the core is uniform: latency = hops x the link latency
 
 template <class T> constexpr std::uint64_t sentinel = std::numeric_limits<T>::max();
-
-std::size_t pairs_of(std::uint64_t n) {
-    return static_cast<std::size_t>(n * (n - (n > 0)) / 2);
-}
 
 // Upper triangle without diagonal, row by row: (u, v), u < v.
 std::size_t triangle_index(std::size_t n, std::size_t u, std::size_t v) {

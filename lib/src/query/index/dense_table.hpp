@@ -10,12 +10,18 @@
 
 #include "nettopo/model/progress.hpp"
 #include "nettopo/query/distance_index.hpp"
-#include "query/folded_core.hpp"
+#include "query/index/folded_core.hpp"
 
 #include <cstddef>
 #include <memory>
 
 namespace nettopo::detail {
+
+// Pairs of the upper triangle without its diagonal: n (n - 1) / 2, the one
+// place it is written (the table's size, the planner's narrowest estimate).
+constexpr std::size_t pairs_of(std::uint64_t n) {
+    return static_cast<std::size_t>(n * (n - (n > 0)) / 2);
+}
 
 // Bytes the table would hold for this core and these bounds.
 std::size_t dense_table_bytes(const FoldedCore& f, const CoreBounds& bounds);

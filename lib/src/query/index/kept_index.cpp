@@ -3,10 +3,10 @@
 #include "nettopo/query/kept_index.hpp"
 
 #include "nettopo/support/error.hpp"
-#include "query/closed_form_index.hpp"
-#include "query/dense_table.hpp"
-#include "query/folded_core.hpp"
-#include "query/pruned_labels.hpp"
+#include "query/index/closed_form_index.hpp"
+#include "query/index/dense_table.hpp"
+#include "query/index/folded_core.hpp"
+#include "query/index/pruned_labels.hpp"
 
 #include <fmt/format.h>
 

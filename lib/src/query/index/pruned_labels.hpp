@@ -14,7 +14,7 @@
 
 #include "nettopo/model/progress.hpp"
 #include "nettopo/query/distance_index.hpp"
-#include "query/folded_core.hpp"
+#include "query/index/folded_core.hpp"
 
 #include <cstddef>
 #include <memory>

@@ -1,5 +1,5 @@
 // Rows of the folded core and the parallel all-pairs fill (see core_rows.hpp).
-#include "query/core_rows.hpp"
+#include "query/index/core_rows.hpp"
 
 #include <algorithm>
 #include <atomic>

@@ -14,7 +14,7 @@
 
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/query/distance_plan.hpp"
-#include "query/folded_core.hpp"
+#include "query/index/folded_core.hpp"
 
 #include <cstddef>
 #include <memory>

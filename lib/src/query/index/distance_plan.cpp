@@ -5,10 +5,10 @@
 #include "nettopo/query/distance_plan.hpp"
 
 #include "nettopo/support/error.hpp"
-#include "query/closed_form_index.hpp"
-#include "query/folded_core.hpp"
-#include "query/general_index.hpp"
-#include "query/searched_distances.hpp"
+#include "query/index/closed_form_index.hpp"
+#include "query/index/folded_core.hpp"
+#include "query/index/general_index.hpp"
+#include "query/search/slow_twin.hpp"
 
 #include <fmt/format.h>
 

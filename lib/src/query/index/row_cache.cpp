@@ -1,7 +1,7 @@
 // The row cache (see row_cache.hpp).
-#include "query/row_cache.hpp"
+#include "query/index/row_cache.hpp"
 
-#include "query/core_rows.hpp"
+#include "query/index/core_rows.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -12,7 +12,7 @@
 
 #include "nettopo/model/progress.hpp"
 #include "nettopo/query/network_search.hpp"
-#include "query/folded_core.hpp"
+#include "query/index/folded_core.hpp"
 
 #include <cstdint>
 #include <functional>

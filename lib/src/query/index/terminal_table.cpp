@@ -1,7 +1,7 @@
 // The dense table of the core's terminals (see terminal_table.hpp).
-#include "query/terminal_table.hpp"
+#include "query/index/terminal_table.hpp"
 
-#include "query/core_rows.hpp"
+#include "query/index/core_rows.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,11 +1,11 @@
 // Plans and builds the general distance index (see general_index.hpp).
-#include "query/general_index.hpp"
+#include "query/index/general_index.hpp"
 
 #include "nettopo/support/error.hpp"
-#include "query/dense_table.hpp"
-#include "query/pruned_labels.hpp"
-#include "query/row_cache.hpp"
-#include "query/terminal_table.hpp"
+#include "query/index/dense_table.hpp"
+#include "query/index/pruned_labels.hpp"
+#include "query/index/row_cache.hpp"
+#include "query/index/terminal_table.hpp"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -30,8 +30,7 @@ std::string exactly(std::size_t bytes) {
 
 // The full table at its narrowest: 8-bit hops, latency from them.
 std::size_t narrowest_dense_bytes(const FoldedCore& f) {
-    const std::uint64_t n = f.num_core();
-    return f.machine_bytes() + n * (n - (n > 0)) / 2;
+    return f.machine_bytes() + pairs_of(f.num_core());
 }
 
 // The plans after the dense table, in order; `forced` restricts them.

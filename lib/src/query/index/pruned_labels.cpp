@@ -1,8 +1,8 @@
 // Pruned landmark labels (see pruned_labels.hpp).
-#include "query/pruned_labels.hpp"
+#include "query/index/pruned_labels.hpp"
 
 #include "nettopo/support/csr_offsets.hpp"
-#include "query/core_rows.hpp"
+#include "query/index/core_rows.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

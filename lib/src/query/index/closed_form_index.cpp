@@ -6,7 +6,7 @@
 // link sets are equal. The latency of each class is learned on the way. The
 // machines must forward as the family's do (every one that a path could pass
 // through), another O(machines).
-#include "query/closed_form_index.hpp"
+#include "query/index/closed_form_index.hpp"
 
 #include "nettopo/families/family.hpp"
 #include "nettopo/support/error.hpp"
