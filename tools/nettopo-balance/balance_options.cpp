@@ -1,26 +1,47 @@
 #include "nettopo-balance/balance_options.hpp"
 
-#include "common/index_option.hpp"
+#include "common/common_options.hpp"
+#include "common/completion_table.hpp"
+#include "nettopo/balance/balance.hpp"
+#include "nettopo/balance/workload.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace nettopo {
 
+namespace {
+
+// -s: every strategy, or all; -w: lb_test: or a preset.
+std::vector<std::string> strategy_words() {
+    std::vector<std::string> words{"all"};
+    for (const std::string_view name : strategy_names()) words.emplace_back(name);
+    return words;
+}
+
+std::vector<std::string> workload_words() {
+    std::vector<std::string> words{"lb_test:"};
+    for (const WorkloadPreset& p : workload_presets()) words.emplace_back(p.name);
+    return words;
+}
+
+} // namespace
+
 void add_balance_options(CLI::App& app, BalanceToolOptions& o) {
-    app.add_option("-i,--input", o.input,
-                   "Cluster: a nettopo archive, a text description or an hwloc XML export "
-                   "(default $NETTOPO_ARCHIVE, else ./net_topo.xml, else this machine)");
+    add_input_option(app, o.input);
     app.add_option("--gen", o.gen,
                    "Cluster of a generated family, as nettopo-gen's arguments "
                    "(\"torus --dims 4x4x4 --machine 'core:8 pu:1'\")");
-    app.add_option("--node-level", o.node_level, "Level grouping PUs into nodes")
-        ->capture_default_str();
-    app.add_flag("--allowed-only", o.allowed_only,
-                 "An hwloc export or this machine: only the PUs it allowed (default: the whole "
-                 "machine)");
+    add_node_level_option(app, o.node_level);
+    add_allowed_only_option(app, o.allowed_only);
     app.add_option("-w,--workload", o.workload,
                    "lb_test:tasks=N,pattern=ring|mesh2d|mesh3d|randgraph,min=US,max=US,"
-                   "bytes=B,task-bytes=B,iterations=N,every=K,seed=S, or a preset (--list)");
+                   "bytes=B,task-bytes=B,iterations=N,every=K,seed=S, or a preset (--list)")
+        ->check(completion_words(workload_words()));
     app.add_option("-s,--strategy", o.strategies,
-                   "Comma-separated strategies (--list), or all (the default)");
+                   "Comma-separated strategies (--list), or all (the default)")
+        ->check(completion_words(strategy_words()));
     app.add_option("--iterations", o.iterations, "Iterations of the simulated run");
     app.add_option("--every", o.every, "Balance after every K iterations")
         ->check(CLI::Range(1u, 4294967295u));
@@ -30,16 +51,21 @@ void add_balance_options(CLI::App& app, BalanceToolOptions& o) {
                    "and max of the main results")
         ->capture_default_str()
         ->check(CLI::Range(1u, 100000u));
-    app.add_option("--tasks", o.tasks, "Task loads, CSV task,load (seconds)");
-    app.add_option("--graph", o.graph, "Task communication, CSV a,b,bytes per iteration");
-    app.add_option("--mapping", o.mapping, "Current mapping, CSV task,pe");
+    app.add_option("--tasks", o.tasks, "Task loads, CSV task,load (seconds)")->type_name("FILE");
+    app.add_option("--graph", o.graph, "Task communication, CSV a,b,bytes per iteration")
+        ->type_name("FILE");
+    app.add_option("--mapping", o.mapping, "Current mapping, CSV task,pe")->type_name("FILE");
     app.add_option("--speeds", o.speeds,
-                   "Relative PE speeds, CSV pe,speed (default all 1, or the preset's)");
-    app.add_option("-o,--output", o.output, "Write the new mapping, CSV task,pe ('-' = stdout)");
-    app.add_option("--rankfile", o.rankfile, "Write an Open MPI rankfile of the new mapping");
+                   "Relative PE speeds, CSV pe,speed (default all 1, or the preset's)")
+        ->type_name("FILE");
+    app.add_option("-o,--output", o.output, "Write the new mapping, CSV task,pe ('-' = stdout)")
+        ->type_name("FILE");
+    app.add_option("--rankfile", o.rankfile, "Write an Open MPI rankfile of the new mapping")
+        ->type_name("FILE");
     app.add_option("--slurm", o.slurm,
                    "Write a Slurm hostfile for --distribution=arbitrary (the --cpu-bind list "
-                   "is printed)");
+                   "is printed)")
+        ->type_name("FILE");
     app.add_option("--loss", o.loss, "Probability that a protocol message is lost")
         ->check(CLI::Range(0.0, 1.0));
     app.add_option("--delay", o.delay, "Probability that a protocol message is late")
@@ -76,7 +102,8 @@ void add_balance_options(CLI::App& app, BalanceToolOptions& o) {
         ->check(micro);
     app.add_option("--gather", o.gather,
                    "Charge centralised strategies the statistics sent to PE 0 and the decision "
-                   "broadcast (on/off)");
+                   "broadcast (on/off)")
+        ->check(completion_words({"on", "off"}));
     app.add_option("--migration-us", o.migration_us,
                    "Fixed cost of a migrated task at its sender and again at its receiver")
         ->check(micro);
@@ -114,17 +141,14 @@ void add_balance_options(CLI::App& app, BalanceToolOptions& o) {
                    "Protocol rounds a sender waits for a reply (4)")
         ->check(CLI::Range(1u, 1000u));
     add_index_option(app, o.index_use,
-                     "How the communication model answers distances: auto and always (a run "
-                     "asks millions of them) take the distance index kept in the binary image, "
-                     "else build one (the family's closed form when the cluster still is its "
-                     "family); never searches every distance (slow, the same answers)")
+                     "Here: the communication model's distances; a run asks millions of them, "
+                     "so auto is always: the index kept in the binary image, else one built")
         ->capture_default_str();
     app.add_flag("--json", o.json, "Print JSON");
     app.add_flag("--csv", o.csv, "Print CSV (RFC 4180: a heading line, then one row per result)");
     app.add_flag("--csv-comments", o.csv_comments,
                  "With --csv: the command and its parameters first, as # lines");
-    app.add_flag("-q,--quiet", o.quiet,
-                 "No progress line, and no note when this machine is read for want of a topology");
+    add_quiet_option(app, o.quiet);
     app.add_flag("--list", o.list, "List the strategies and the workload presets");
     app.add_flag("--mpi", o.mpi,
                  "Under mpirun, one rank per PE: run the strategy's protocol over MPI on the "

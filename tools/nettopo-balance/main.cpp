@@ -1,7 +1,8 @@
 // nettopo-balance: compare load balancing strategies on a cluster model, or
 // balance a given state once and write the new mapping and launch files.
 #include "common/child_process_sandbox.hpp"
-#include "common/index_option.hpp"
+#include "common/common_options.hpp"
+#include "common/completion_table.hpp"
 #include "common/json_writer.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
@@ -385,6 +386,11 @@ int main(int argc, char** argv) {
     add_balance_options(app, o);
     add_version_flag(app, "nettopo-balance");
     app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage.");
+    // The shell completion's table, at build time (completion_table.hpp).
+    if (completion_table_asked(argc, argv)) {
+        write_completion_table(app, std::cout);
+        return 0;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) { // --help, --version

@@ -2,10 +2,12 @@
 // theses did, on their inputs or any other, against peers measured in the
 // same run (hwloc, Boost.Graph, the slow twins).
 #include "common/child_process_sandbox.hpp"
+#include "common/completion_table.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo-bench/bench_report.hpp"
 #include "nettopo-bench/bench_runs.hpp"
 #include "nettopo-bench/lca_bench.hpp"
+#include "nettopo/families/family.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/tree/lca.hpp"
@@ -176,7 +178,8 @@ int run_command(Options& o, const SubCommand& c) {
 void add_options(CLI::App* sub, Options& o, bool lca) {
     sub->add_option("-i,--input", o.files,
                     lca ? "hwloc XML export of a machine; repeatable"
-                        : "Cluster file (archive, description, hwloc XML); repeatable");
+                        : "Cluster file (archive, description, hwloc XML); repeatable")
+        ->type_name("FILE");
     if (lca) {
         sub->add_option("--degrees", o.degrees,
                         "Tree of per-level degrees, root first (e.g. 1 4 1 1 9 2 1 1 4); "
@@ -197,7 +200,8 @@ void add_options(CLI::App* sub, Options& o, bool lca) {
     } else {
         sub->add_option("--preset", o.presets,
                         "A case of the thesis: tree-M, mesh2D, mesh3D, tree-G; repeatable "
-                        "(default: all four when no input is given)");
+                        "(default: all four when no input is given)")
+            ->check(completion_words(list_words(preset_names)));
         sub->add_option("--gen", o.families,
                         "A generated family as nettopo-gen takes it, e.g. \"torus --dims "
                         "32x32x32\"; repeatable");
@@ -227,7 +231,8 @@ void add_options(CLI::App* sub, Options& o, bool lca) {
                   "With --csv: the command, parameters and machine first, as # lines");
     sub->add_flag("--json", o.json, "JSON: header, and every repetition of every measurement");
     sub->add_option("--plot", o.plot,
-                    "Also draw time against machines, one line per operation, to FILE.svg");
+                    "Also draw time against machines, one line per operation, to FILE.svg")
+        ->type_name("FILE");
     sub->footer("Exit status: 0 success, 1 bad input data or a failed --verify, 2 bad usage.");
 }
 
@@ -249,6 +254,11 @@ int main(int argc, char** argv) {
     add_version_flag(app, "nettopo-bench");
     app.footer("COMMAND --help lists its options.\n"
                "Exit status: 0 success, 1 bad input data or a failed --verify, 2 bad usage.");
+    // The shell completion's table, at build time (completion_table.hpp).
+    if (completion_table_asked(argc, argv)) {
+        write_completion_table(app, std::cout);
+        return 0;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) { // --help, --version

@@ -2,8 +2,9 @@
 // topology input) and write the nettopo archive.
 #include "common/child_process_sandbox.hpp"
 #include "common/cluster_printer.hpp"
+#include "common/common_options.hpp"
+#include "common/completion_table.hpp"
 #include "common/diff_printer.hpp"
-#include "common/index_option.hpp"
 #include "common/output.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
@@ -244,38 +245,35 @@ int main(int argc, char** argv) {
     Options o;
     CLI::App app{"Discover this machine through hwloc (or convert a topology description, an "
                  "hwloc XML export or an archive) and write the nettopo archive."};
-    app.add_option("-i,--input", o.input,
-                   "Source: nettopo archive, description file or hwloc XML ('-' = stdin); "
-                   "default: this machine");
+    nettopo::add_input_option(app, o.input);
     auto* output = app.add_option("-o,--output", o.output, "Archive to write ('-' = stdout)")
-                       ->capture_default_str();
+                       ->capture_default_str()
+                       ->type_name("FILE");
     app.add_flag("--show", o.show, "Print the lstopo-like view of the result");
     app.add_flag("--summary", o.summary, "Print the summary of the result");
-    app.add_option("--node-level", o.node_level,
-                   "Level grouping PUs into nodes where the input does not choose (auto, l3, "
-                   "l2, core, numa, package, ...)")
-        ->capture_default_str();
+    nettopo::add_node_level_option(app, o.node_level);
     app.add_option("--name", o.name, "Name of the cluster");
     app.add_flag("--allow-disconnected", o.allow_disconnected,
                  "Accept a network that is not connected");
-    app.add_flag("-q,--quiet", o.quiet, "Do not report what was written");
+    nettopo::add_quiet_option(app, o.quiet);
     app.add_option("--hosts", o.sources.hosts,
                    "Per-host hwloc exports (files or directories of *.xml; full exports and "
                    "topology diffs), matched with the fabric by host name")
-        ->expected(1, -1);
+        ->expected(1, -1)
+        ->type_name("FILE");
     app.add_option("--ibnetdiscover", o.sources.ibnetdiscover,
                    "InfiniBand fabric: ibnetdiscover output (topology file or -p report); "
                    "repeatable, one per subnet")
-        ->expected(1, -1);
+        ->expected(1, -1)
+        ->type_name("FILE");
     app.add_option("--node-name-map", o.sources.node_name_map,
                    "ibnetdiscover's node-name map (lines '<guid> \"<name>\"'): names the "
-                   "--ibnetdiscover nodes by GUID");
-    app.add_option("--slurm", o.sources.slurm,
-                   "Fabric from Slurm's topology.conf or topology.yaml");
+                   "--ibnetdiscover nodes by GUID")
+        ->type_name("FILE");
+    app.add_option("--slurm", o.sources.slurm, "Fabric from Slurm's topology.conf or topology.yaml")
+        ->type_name("FILE");
     app.add_flag("--hosts-only", o.hosts_only, "No fabric: the --hosts on one flat switch");
-    app.add_flag("--allowed-only", o.allowed_only,
-                 "Model only the PUs an hwloc export (or this process) was allowed to use "
-                 "(an export made inside a job); default: the whole machine");
+    nettopo::add_allowed_only_option(app, o.allowed_only);
     app.add_option("--host-name", o.host_name,
                    "How --hosts exports name their host: auto (the export's HostName, else the "
                    "file name; exports claiming one HostName are named after their files), "
@@ -290,7 +288,8 @@ int main(int argc, char** argv) {
                    "(otherwise they are left out and reported)");
     app.add_option("--latency", o.latencies,
                    "KIND=NS latency of host-switch (default 200) or switch-switch (100) links, "
-                   "replacing what the source gives; repeatable");
+                   "replacing what the source gives; repeatable")
+        ->check(nettopo::completion_words({"host-switch=", "switch-switch=", "all="}));
     app.add_flag("--strict", o.strict, "Mismatches between the sources are errors, not warnings");
     app.add_flag("--check", o.check,
                  "Print a validation report of the assembled cluster (counts, connectivity, "
@@ -299,18 +298,22 @@ int main(int argc, char** argv) {
     app.add_flag("--json", o.json, "--summary or --check as JSON");
     nettopo::add_index_option(
         app, o.index_use,
-        "How --check answers hop counts: auto (default; the family's closed form when the "
-        "cluster still is its family, else a distance index when the hosts pay for building "
-        "it, else a search from each host), always, never (search). always, or --index "
-        "alone, also writes the binary image beside the archive (its extension replaced by "
-        ".ntimg) with the distance index built, which the tools then read instead")
+        "Here: --check's hop counts from each host; always, or --index alone, also writes "
+        "the binary image beside the archive (its extension replaced by .ntimg) with the "
+        "distance index built, which the tools then read instead")
         ->expected(0, 1);
     app.add_option("--expect", o.expect,
                    "Compare the result with this cluster (archive, description or hwloc XML): "
-                   "each difference and a summary on stderr, exit 3 when they differ");
+                   "each difference and a summary on stderr, exit 3 when they differ")
+        ->type_name("FILE");
     nettopo::add_version_flag(app, "nettopo-discover");
     app.footer("Exit status: 0 success, 1 bad input data, 2 bad usage, 3 the result differs from "
                "--expect.");
+    // The shell completion's table, at build time (completion_table.hpp).
+    if (nettopo::completion_table_asked(argc, argv)) {
+        nettopo::write_completion_table(app, std::cout);
+        return 0;
+    }
     try {
         app.parse(argc, argv);
         o.output_given = output->count() > 0;

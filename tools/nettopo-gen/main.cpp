@@ -2,10 +2,13 @@
 // write its archive (or its text description).
 #include "common/child_process_sandbox.hpp"
 #include "common/cluster_printer.hpp"
+#include "common/common_options.hpp"
+#include "common/completion_table.hpp"
 #include "common/output.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo-gen/gen_report.hpp"
+#include "nettopo/families/family.hpp"
 #include "nettopo/families/family_registry.hpp"
 #include "nettopo/formats/archive.hpp"
 #include "nettopo/formats/description.hpp"
@@ -223,30 +226,34 @@ int main(int argc, char** argv) {
     app.fallthrough();
     app.add_option("--preset", o.preset,
                    "A case of the Net Topo thesis (Table 11): tree-M, mesh2D, mesh3D or tree-G; "
-                   "one-PU machines and 1 ns links of unknown bandwidth unless overridden");
+                   "one-PU machines and 1 ns links of unknown bandwidth unless overridden")
+        ->check(completion_words(list_words(preset_names)))
+        ->check(completion_alone());
     app.add_option("--machine", o.machine,
                    "Machine inside, as an hwloc synthetic description (default \"" +
                        std::string(default_machine) + "\")");
     app.add_option("--machine-xml", o.machine_xml,
-                   "Machine inside from an hwloc XML export (or any file of one machine type)");
-    app.add_flag("--allowed-only", o.allowed_only,
-                 "--machine-xml: only the PUs the export allowed (default: the whole machine)");
-    app.add_option("--node-level", o.node_level, "Level grouping PUs into nodes")
-        ->capture_default_str();
+                   "Machine inside from an hwloc XML export (or any file of one machine type)")
+        ->type_name("FILE");
+    add_allowed_only_option(app, o.allowed_only);
+    add_node_level_option(app, o.node_level);
     app.add_option("--latency", o.latencies,
                    "KIND=NS for a link class: host-switch (200), switch-switch (100), local "
-                   "(100), global (300), or all; repeatable");
+                   "(100), global (300), or all; repeatable")
+        ->check(completion_words({"host-switch=", "switch-switch=", "local=", "global=", "all="}));
     app.add_option("--bandwidth", o.bandwidths,
-                   "KIND=GBITS for a link class (default 200 Gbit/s for all); repeatable");
+                   "KIND=GBITS for a link class (default 200 Gbit/s for all); repeatable")
+        ->check(completion_words({"host-switch=", "switch-switch=", "local=", "global=", "all="}));
     app.add_option("-o,--output", o.output,
-                   "File to write ('-' = stdout); default net_topo.xml, or stdout with --describe");
+                   "File to write ('-' = stdout); default net_topo.xml, or stdout with --describe")
+        ->type_name("FILE");
     app.add_flag("--describe", o.describe, "Write the text description instead of an archive");
     app.add_option("--name", o.name, "Name of the cluster (default: the family and parameters)");
     app.add_flag("--summary", o.summary, "Print the summary of the result");
     app.add_flag("--json", o.json,
                  "Print what was generated as one JSON object: family, parameters, counts, "
                  "output file (and the summary with --summary)");
-    app.add_flag("-q,--quiet", o.quiet, "Do not report what was written");
+    add_quiet_option(app, o.quiet);
     app.add_flag("--force", o.force,
                  "Generate past the declared limits: the estimate of memory, "
                  "NETTOPO_MAX_VERTICES and NETTOPO_MAX_LINKS (share/doc/limits.md)");
@@ -276,6 +283,11 @@ int main(int argc, char** argv) {
         sub->footer("The common options (--machine, --latency, -o, --describe, ...) are listed "
                     "by nettopo-gen --help.\nExit status: 0 success, 1 bad input data, 2 bad "
                     "usage.");
+    }
+    // The shell completion's table, at build time (completion_table.hpp).
+    if (completion_table_asked(argc, argv)) {
+        write_completion_table(app, std::cout);
+        return 0;
     }
     try {
         app.parse(argc, argv);

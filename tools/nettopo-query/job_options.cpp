@@ -24,6 +24,7 @@ void add_job_options(CLI::App& app, JobOptions& o) {
                    "The same with the machines of a host file ('-' = stdin): one host a line "
                    "as mpirun reads it ('node01 slots=4'), '#' comments; a host repeated (as "
                    "in $PBS_NODEFILE) counts once, at its first line")
+        ->type_name("FILE")
         ->type_name("FILE");
     app.add_flag("--job", o.job,
                  "The same with this job's machines: $SLURM_JOB_NODELIST, else the host file "

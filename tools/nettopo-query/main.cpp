@@ -2,7 +2,8 @@
 // The driver: global options, reading the topology and the job's view, then
 // the sub-command (sub_commands.cpp) with its arguments (sub_command_arguments.cpp).
 #include "common/child_process_sandbox.hpp"
-#include "common/index_option.hpp"
+#include "common/common_options.hpp"
+#include "common/completion_table.hpp"
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo-query/job_options.hpp"
@@ -27,29 +28,20 @@ int main(int argc, char** argv) {
     Options o;
     CLI::App app{"Query a cluster topology: nettopo archive, description file or hwloc XML. "
                  "Without -i: $NETTOPO_ARCHIVE, else ./net_topo.xml, else this machine."};
-    app.add_option("-i,--input", o.input,
-                   "Cluster: a nettopo archive, a text description, an hwloc XML export or an "
-                   "hwloc synthetic string ('-' = stdin)");
+    add_input_option(app, o.input);
     app.add_flag("--json", o.json, "One JSON object per result line");
-    app.add_option("--node-level", o.node_level, "Node level where the input does not choose")
-        ->capture_default_str();
+    add_node_level_option(app, o.node_level);
     app.add_flag("--allow-disconnected", o.allow_disconnected,
                  "Accept a description whose network is not connected");
-    app.add_flag("--allowed-only", o.allowed_only,
-                 "An hwloc export or this machine: only the PUs it allowed (default: the whole "
-                 "machine)");
-    app.add_flag("-q,--quiet", o.quiet,
-                 "Say nothing on stderr when no topology is given and this machine is read");
+    add_allowed_only_option(app, o.allowed_only);
+    add_quiet_option(app, o.quiet);
     add_job_options(app, o.job);
     app.add_flag("-p,--physical", o.physical,
                  "PEs are read and printed as HOST:OS, the OS (physical) index of the PU on "
                  "its machine, as lstopo -p and hwloc-calc -p use (a bare OS index is read "
                  "while the cluster or allocation holds one machine)");
     add_index_option(app, o.index_use,
-                     "How hops and distance answer: auto (the family's "
-                     "closed form when the cluster still is its family, else a distance index "
-                     "when the batch pays for building it, else a search per pair), always, "
-                     "never (search)")
+                     "Here: how hops and distance answer a pair or a --pairs batch")
         ->capture_default_str();
     app.require_subcommand(0, 1);
     app.fallthrough();
@@ -61,6 +53,11 @@ int main(int argc, char** argv) {
                "allocation in colour.\n"
                "Exit status: 0 success, 1 bad input data, 2 bad usage, 3 diff found differences.");
     for (const SubCommand& c : commands()) add_arguments(app.add_subcommand(c.name, c.help), c, o);
+    // The shell completion's table, at build time (completion_table.hpp).
+    if (completion_table_asked(argc, argv)) {
+        write_completion_table(app, std::cout);
+        return 0;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success& e) { // --help, --version

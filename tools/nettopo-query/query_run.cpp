@@ -1,7 +1,7 @@
 // The pair and batch logic of nettopo-query's sub-commands (query_run.hpp).
 #include "nettopo-query/query_run.hpp"
 
-#include "common/index_option.hpp"
+#include "common/common_options.hpp"
 #include "nettopo/query/distribute.hpp"
 #include "nettopo/support/error.hpp"
 

@@ -1,6 +1,7 @@
 // Arguments and checks of nettopo-query's sub-commands (sub_command_arguments.hpp).
 #include "nettopo-query/sub_command_arguments.hpp"
 
+#include "common/completion_table.hpp"
 #include "nettopo-query/export_formats.hpp"
 
 #include <string>
@@ -57,7 +58,8 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
     if (args == "expected")
         sub->add_option("expected", o.expected,
                         "The cluster expected: archive, description or hwloc XML ('-' = stdin)")
-            ->required();
+            ->required()
+            ->type_name("FILE");
     if (args == "nearest") {
         sub->add_option("pe", o.pe, "PE index")->required()->check(pe_check);
         sub->add_option("k", o.k, "How many PEs")->required()->check(index_check);
@@ -65,7 +67,8 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
     if (args == "pair") {
         sub->add_option("pes", o.pes, "Two PE indexes A B")->expected(0, 2)->check(pe_check);
         sub->add_option("--pairs", o.pairs,
-                        "File of 'A B' lines ('-' = stdin), one result per line");
+                        "File of 'A B' lines ('-' = stdin), one result per line")
+            ->type_name("FILE");
     }
     if (args == "distribute") {
         sub->add_option("n", o.distribute.ranks,
@@ -76,17 +79,20 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
         sub->add_option("--policy", o.distribute.policy,
                         "scatter (hwloc-distrib's spread, from leaf switches down) or compact "
                         "(fill the closest PUs first)")
-            ->capture_default_str();
+            ->capture_default_str()
+            ->check(completion_words({"scatter", "compact"}));
         sub->add_option("--rankfile", o.distribute.rankfile,
                         "Write an Open MPI rankfile ('-' = stdout; logical PUs: run mpirun "
-                        "--use-hwthread-cpus --rankfile FILE)");
+                        "--use-hwthread-cpus --rankfile FILE)")
+            ->type_name("FILE");
         sub->add_flag("--physical-slots", o.distribute.physical_slots,
                       "The rankfile's slots are OS indexes (mpirun --mca "
                       "rmaps_rank_file_physical 1 --use-hwthread-cpus; needed with "
                       "--allowed-only, as Open MPI numbers every PU)");
         sub->add_option("--slurm", o.distribute.slurm,
                         "Write a Slurm hostfile for srun --distribution=arbitrary and print the "
-                        "srun command line with its --cpu-bind=map_cpu: list");
+                        "srun command line with its --cpu-bind=map_cpu: list")
+            ->type_name("FILE");
     }
     if (std::string_view(c.name) == "path")
         sub->add_flag("--hops", o.by_hops, "Fewest hops instead of least latency");
@@ -95,7 +101,8 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
     if (std::string_view(c.name) == "draw") {
         sub->add_option("-o,--output", o.output,
                         "Write FILE instead of standard output: .dot/.gv as text, "
-                        ".svg/.png/.pdf rendered by Graphviz's dot");
+                        ".svg/.png/.pdf rendered by Graphviz's dot")
+            ->type_name("FILE");
         sub->add_option("--collapse", o.collapse,
                         "Draw more than N machines of one type under one switch as one box "
                         "(0: never)")
@@ -110,7 +117,8 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
     if (std::string_view(c.name) == "index") {
         sub->add_option("-o,--output", o.output,
                         "Image to write (default: beside the archive, its extension "
-                        "replaced by .ntimg)");
+                        "replaced by .ntimg)")
+            ->type_name("FILE");
         sub->add_option("--kind", o.index_kind,
                         "Index kept: auto (the family's closed form, else a dense table or "
                         "labels as the budget allows), dense, labels, none (the cluster alone)")
@@ -126,11 +134,13 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
                         "scotch (Scotch target architecture .tgt, PEs as terminals), synthetic "
                         "(the machine type as an hwloc synthetic description)")
             ->required()
-            ->check(format_check);
+            ->check(format_check)
+            ->check(completion_words(list_words(export_formats)));
         sub->add_option("--machine", o.machine,
                         "synthetic: the type of this machine (needed when the cluster has "
                         "several types)");
-        sub->add_option("-o,--output", o.output, "Write FILE instead of standard output");
+        sub->add_option("-o,--output", o.output, "Write FILE instead of standard output")
+            ->type_name("FILE");
     }
 }
 
