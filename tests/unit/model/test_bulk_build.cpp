@@ -3,13 +3,18 @@
 // adjacency filled without sorting. Each must give what the one-by-one paths
 // give: the same names, ids, order, errors and model.
 #include "nettopo/formats/archive.hpp"
+#include "nettopo/formats/image.hpp"
+#include "nettopo/gen/generate.hpp"
 #include "nettopo/model/cluster_builder.hpp"
+#include "nettopo/model/model_bytes.hpp"
 #include "nettopo/support/error.hpp"
 #include "testkit/archive_text.hpp"
+#include "testkit/temp_dir.hpp"
 
 #include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fmt/format.h>
 #include <numeric>
 #include <random>
@@ -188,4 +193,21 @@ TEST_CASE("bulk build: links given flat build the network add_link builds", "[ar
             CHECK(e.b().name == "m0");
         }
     }
+}
+
+TEST_CASE("bulk build: model_bytes counts the arrays an image holds", "[archive][builder]") {
+    const Cluster c = generate_from_spec("torus --dims 6x5x4 --machine \"pack:2 core:2 pu:1\"");
+    const Network& net = c.network();
+    const std::uint64_t bytes = model_bytes(c);
+    const std::uint64_t arrays = net.num_links() * sizeof(Link) + (net.num_vertices() + 1) * 4 +
+                                 2 * net.num_links() * (4 + 8 + 4) +
+                                 c.machine_names().pool().size() + (c.num_machines() + 1) * 8 +
+                                 c.num_machines() * 4 + 8;
+    CHECK(bytes >= arrays);
+    CHECK(bytes < arrays + 16384);
+    // An image is those arrays with a few headers: within a few kilobytes.
+    const test::TempDir dir("nettopo-bulk-");
+    const std::uint64_t image = save_image(c, nullptr, dir / "c.ntimg");
+    CHECK(bytes + 65536 > image);
+    CHECK(image + 65536 > bytes);
 }
