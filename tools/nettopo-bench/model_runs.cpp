@@ -6,6 +6,7 @@
 #include "nettopo/formats/archive.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/gen/generate.hpp"
+#include "nettopo/model/model_bytes.hpp"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -90,6 +91,8 @@ std::vector<Measurement> run_load(const Input& in, const RunOptions& o) {
         Cluster c = load_cluster(file.path());
         m.ns_per_item.push_back(elapsed_ns(t));
         keep(c.num_pes());
+        // The yardstick of the load's memory (benchmarks.md, issue 25).
+        if (r == 0) m.note += fmt::format("; the model holds {} bytes", model_bytes(c));
         if (o.verify && r == 0 && archive_text(c) != archive_text(*in.cluster))
             throw VerifyError(in.name + ": load: the cluster read back differs");
     }

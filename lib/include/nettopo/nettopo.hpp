@@ -32,6 +32,7 @@
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/model/cluster_diff.hpp"
 #include "nettopo/model/job_view.hpp"
+#include "nettopo/model/model_bytes.hpp"
 #include "nettopo/model/progress.hpp"
 #include "nettopo/query/allocation.hpp"
 #include "nettopo/query/distance_index.hpp"

@@ -9,6 +9,8 @@
 #include "support/name_runs.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <fmt/format.h>
 #include <iterator>
 #include <optional>
@@ -20,13 +22,24 @@ namespace {
 
 class ArchiveReader {
 public:
-    ArchiveReader(std::string_view buffer, const std::string& source, const LoadOptions& options)
-        : buffer_(buffer), source_(source), progress_(options.progress),
+    ArchiveReader(std::string buffer, const std::string& source, const LoadOptions& options)
+        : buffer_(std::move(buffer)), source_(source), progress_(options.progress),
           node_level_(options.node_level), limits_(options.build.limits) {}
 
     Cluster read() {
+        // pugixml parses the buffer in place (no copy of a 66 MB archive,
+        // issue 25), which overwrites some bytes with terminators: where the
+        // lines end is noted before, for the messages.
+        newlines_.assign(buffer_.size() / 64 + 1, 0);
+        for (const char *p = buffer_.data(), *end = p + buffer_.size();
+             (p = static_cast<const char*>(
+                  std::memchr(p, '\n', static_cast<std::size_t>(end - p))));
+             ++p) {
+            const auto at = static_cast<std::size_t>(p - buffer_.data());
+            newlines_[at / 64] |= std::uint64_t{1} << (at % 64);
+        }
         const pugi::xml_parse_result ok =
-            doc_.load_buffer(buffer_.data(), buffer_.size(), pugi::parse_default);
+            doc_.load_buffer_inplace(buffer_.data(), buffer_.size(), pugi::parse_default);
         if (!ok)
             throw InputError(source_, line_at(static_cast<std::size_t>(ok.offset)),
                              fmt::format("malformed XML: {}", ok.description()));
@@ -65,7 +78,7 @@ public:
             auto vertex = [&](const DuplicateLinkError::End& end) {
                 return end.is_switch ? num_machines_ + end.index : std::uint64_t{end.index};
             };
-            throw InputError(source_, link_lines_[e.later()],
+            throw InputError(source_, line_of_link(e.later()),
                              fmt::format("duplicate link between vertices {} and {}", vertex(e.a()),
                                          vertex(e.b())));
         } catch (const DuplicateNameError& e) {
@@ -80,10 +93,15 @@ public:
     }
 
 private:
+    // 1 + the newlines before `offset`, as the text was read.
     std::size_t line_at(std::size_t offset) const {
         offset = std::min(offset, buffer_.size());
-        return 1 + static_cast<std::size_t>(
-                       std::count(buffer_.begin(), buffer_.begin() + offset, '\n'));
+        std::size_t line = 1;
+        for (std::size_t w = 0; w < offset / 64; ++w) line += std::popcount(newlines_[w]);
+        if (offset % 64)
+            line +=
+                std::popcount(newlines_[offset / 64] & ((std::uint64_t{1} << (offset % 64)) - 1));
+        return line;
     }
     std::size_t line_of(pugi::xml_node n) const {
         return line_at(static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, n.offset_debug())));
@@ -252,9 +270,10 @@ private:
         pugi::xml_node element;
     };
 
-    template <class F>
+    // add(e, name) adds one name, add_run(e, prefix, first, count, width) a run.
+    template <class F, class G>
     std::uint64_t read_names(pugi::xml_node list, const char* single, const char* plural, F add,
-                             std::vector<Declared>& where) {
+                             G add_run, std::vector<Declared>& where) {
         std::uint64_t total = 0;
         for (pugi::xml_node e : list.children()) {
             where.push_back({total, e});
@@ -272,7 +291,7 @@ private:
                     fail(e, fmt::format("this run of {} names exceeds <{}> count=\"{}\"", count,
                                         list.name(), number(list, "count")));
                 r.width = static_cast<int>(number(e, "width", 18));
-                for (std::uint64_t i = 0; i < count; ++i) add(e, run_name(r, r.first_number + i));
+                if (count > 0) add_run(e, r.prefix, r.first_number, count, r.width);
                 total += count;
             } else {
                 fail(e, fmt::format("unexpected <{}> in <{}>", e.name(), list.name()));
@@ -325,6 +344,23 @@ private:
                     fail(e, err.what());
                 }
             },
+            // A run's type and forwarding are read once, where its first
+            // name would read them.
+            [&](pugi::xml_node e, std::string_view prefix, std::uint64_t first, std::uint64_t count,
+                int width) {
+                if (num_types_ == 0) fail(e, "no <type> is declared");
+                const auto t = number(e, "type", num_types_ - 1);
+                const bool forwarding = forwards(e, version);
+                try {
+                    const std::uint32_t from = builder.num_machines();
+                    builder.add_machines(prefix, first, count, width, type_ids_[t]);
+                    if (!forwarding)
+                        for (std::uint32_t m = from; m < builder.num_machines(); ++m)
+                            builder.set_forwards(MachineId(m), false);
+                } catch (const InputError& err) {
+                    fail(e, err.what());
+                }
+            },
             machine_elements_);
     }
 
@@ -338,91 +374,155 @@ private:
                     fail(e, err.what());
                 }
             },
+            [&](pugi::xml_node e, std::string_view prefix, std::uint64_t first, std::uint64_t count,
+                int width) {
+                try {
+                    builder.add_switches(prefix, first, count, width);
+                } catch (const InputError& err) {
+                    fail(e, err.what());
+                }
+            },
             switch_elements_);
+    }
+
+    // The blank-separated fields of the line at p (spaces, tabs, carriage
+    // returns, as for_each_token splits), up to 6: enough to tell a line of
+    // more than 5. Leaves p at the line's newline (or the end): one pass.
+    struct Fields {
+        std::string_view f[6];
+        std::size_t size = 0;
+    };
+    static Fields split_line(const char*& p, const char* end) {
+        Fields out;
+        for (;;) {
+            while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
+            if (p == end || *p == '\n') return out;
+            const char* start = p;
+            while (p < end && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') ++p;
+            if (out.size < 6)
+                out.f[out.size++] = std::string_view(start, static_cast<std::size_t>(p - start));
+        }
+    }
+    // A token of decimal digits, as parse_uint reads it, but saturated at
+    // 2^63 instead of refused past 2^64: each caller refuses far less anyway.
+    static std::optional<std::uint64_t> link_number(std::string_view t) {
+        std::uint64_t v = 0;
+        for (const char c : t) {
+            if (c < '0' || c > '9') return std::nullopt;
+            v = v < (std::uint64_t{1} << 59) ? v * 10 + static_cast<std::uint64_t>(c - '0')
+                                             : std::uint64_t{1} << 63;
+        }
+        return v;
     }
 
     // Version 1: every line is "A B LATENCY_NS BANDWIDTH_GBPS MULTIPLICITY".
     // Version 2: a line may leave out trailing fields, which then repeat the
     // previous line's; the first line gives all five.
+    //
+    // One pass over the text, straight into the flat array of links the
+    // network keeps (issue 25): each line's fields are checked as add_link
+    // would check them, in the same order, so the first bad line is the one
+    // named; the builder then takes the array whole.
     void read_links(pugi::xml_node links, ClusterBuilder& builder, std::uint64_t version) {
         const std::string_view body = links.child_value();
         const pugi::xml_node text_node = links.first_child();
-        std::size_t line = text_node ? line_of(text_node) : line_of(links);
+        links_body_ = body;
+        links_first_line_ = text_node ? line_of(text_node) : line_of(links);
+        std::size_t line = links_first_line_;
         const std::uint64_t vertices = num_machines_ + num_switches_;
         std::uint64_t count = 0;
-        std::vector<std::string_view> f;
+        std::vector<Link> parsed;
         // The declared count is checked once the links are read; until then
         // reserve no more than the text could hold (a link takes >= 4 bytes).
-        link_lines_.reserve(static_cast<std::size_t>(
+        parsed.reserve(static_cast<std::size_t>(
             std::min<std::uint64_t>(number(links, "count", max_id_count), body.size() / 4)));
         const bool short_lines = version >= 2;
         double lat = 0, bw = 0;
         std::uint64_t mult = 0;
-        std::size_t pos = 0;
+        const char* pos = body.data();
+        const char* const body_end = body.data() + body.size();
         ProgressTicker tick(progress_, "reading the links", body.size());
-        while (pos <= body.size()) {
-            tick(pos);
-            std::size_t end = body.find('\n', pos);
-            if (end == std::string_view::npos) end = body.size();
-            f.clear();
-            for_each_token(body.substr(pos, end - pos),
-                           [&](std::string_view t) { f.push_back(t); });
-            if (!f.empty()) {
+        for (;;) {
+            tick(static_cast<std::size_t>(pos - body.data()));
+            const Fields f = split_line(pos, body_end);
+            if (f.size != 0) {
                 auto bad = [&](const std::string& msg) { throw InputError(source_, line, msg); };
-                if (!short_lines && f.size() != 5)
+                if (!short_lines && f.size != 5)
                     bad("expected a link as 'A B LATENCY_NS BANDWIDTH_GBPS MULTIPLICITY'");
-                if (f.size() < 2 || f.size() > 5)
+                if (f.size < 2 || f.size > 5)
                     bad("expected a link as 'A B [LATENCY_NS [BANDWIDTH_GBPS [MULTIPLICITY]]]'");
-                if (count == 0 && f.size() != 5)
+                if (count == 0 && f.size != 5)
                     bad("the first link must give all five fields: "
                         "'A B LATENCY_NS BANDWIDTH_GBPS MULTIPLICITY'");
-                const auto a = parse_uint(f[0]), b = parse_uint(f[1]);
+                const auto a = link_number(f.f[0]), b = link_number(f.f[1]);
                 if (!a || !b || *a >= vertices || *b >= vertices)
                     bad(fmt::format("link endpoints must be vertex indexes below {}", vertices));
-                // Fields left out repeat the previous link's.
-                if (f.size() > 2) {
-                    const auto v = parse_double(f[2]);
+                // Fields left out repeat the previous link's, which were checked then.
+                if (f.size > 2) {
+                    const auto v = parse_double(f.f[2]);
                     if (!v) bad("bad latency, bandwidth or multiplicity");
                     lat = *v;
                 }
-                if (f.size() > 3) {
-                    const auto v = parse_double(f[3]);
+                if (f.size > 3) {
+                    const auto v = parse_double(f.f[3]);
                     if (!v) bad("bad latency, bandwidth or multiplicity");
                     bw = *v;
                 }
-                if (f.size() > 4) {
-                    const auto v = parse_uint(f[4]);
+                if (f.size > 4) {
+                    const auto v = link_number(f.f[4]);
                     if (!v || *v >= max_id_count) bad("bad latency, bandwidth or multiplicity");
                     mult = *v;
                 }
-                auto endpoint = [&](std::uint64_t v) {
-                    return v < num_machines_
-                               ? ClusterBuilder::Endpoint{false, static_cast<std::uint32_t>(v)}
-                               : ClusterBuilder::Endpoint{
-                                     true, static_cast<std::uint32_t>(v - num_machines_)};
-                };
                 try {
-                    builder.add_link(endpoint(*a), endpoint(*b), lat, bw,
-                                     static_cast<std::uint32_t>(mult));
+                    if (f.size > 2)
+                        ClusterBuilder::check_link_values(lat, bw,
+                                                          static_cast<std::uint32_t>(mult));
+                    require_within_limit(count + 1, limits_.max_links, "links",
+                                         Remedy::raise_link_limit);
                 } catch (const InputError& err) {
                     bad(err.what());
                 }
-                link_lines_.push_back(line); // the builder finds duplicates; this locates them
+                if (*a == *b) bad("a link cannot join a vertex to itself");
+                parsed.push_back({VertexId(static_cast<std::uint32_t>(*a)),
+                                  VertexId(static_cast<std::uint32_t>(*b)), lat, bw,
+                                  static_cast<std::uint32_t>(mult)});
                 ++count;
             }
-            pos = end + 1;
+            if (pos == body_end) break;
+            ++pos;
             ++line;
         }
         check_count(links, count);
+        try {
+            builder.add_links(std::move(parsed));
+        } catch (const InputError& err) {
+            throw InputError(source_, line_of(links), err);
+        }
     }
 
-    std::string_view buffer_;
+    // The line of the link declared n-th (from 0), found again in the text:
+    // only a duplicate link asks, so no line is kept per link.
+    std::size_t line_of_link(std::size_t n) const {
+        std::size_t line = links_first_line_, seen = 0;
+        const char* pos = links_body_.data();
+        const char* const body_end = links_body_.data() + links_body_.size();
+        for (;;) {
+            if (split_line(pos, body_end).size != 0 && seen++ == n) return line;
+            if (pos == body_end) return line;
+            ++pos;
+            ++line;
+        }
+    }
+
+    std::string buffer_;
+    std::vector<std::uint64_t> newlines_; // bit i: byte i of the text read was a newline
     const std::string& source_;
     Progress* progress_;
     NodeLevel node_level_;
     Limits limits_;
-    std::vector<TypeId> type_ids_;        // archive type id -> the builder's (types may merge)
-    std::vector<std::size_t> link_lines_; // line of each link, in declaration order
+    std::vector<TypeId> type_ids_; // archive type id -> the builder's (types may merge)
+    std::string_view links_body_;  // the text of <links>, for line_of_link
+    std::size_t links_first_line_ = 0;
     pugi::xml_document doc_;
     std::uint64_t num_types_ = 0, num_machines_ = 0, num_switches_ = 0;
     std::vector<Declared> machine_elements_, switch_elements_;
@@ -431,9 +531,9 @@ private:
 } // namespace
 
 namespace detail {
-Cluster read_archive_buffer(std::string_view buffer, const std::string& source_name,
+Cluster read_archive_buffer(std::string buffer, const std::string& source_name,
                             const LoadOptions& options) {
-    return ArchiveReader(buffer, source_name, options).read();
+    return ArchiveReader(std::move(buffer), source_name, options).read();
 }
 } // namespace detail
 
@@ -444,8 +544,8 @@ Cluster read_archive(std::istream& in, const std::string& source_name, Progress*
 }
 
 Cluster read_archive(std::istream& in, const std::string& source_name, const LoadOptions& options) {
-    const std::string buffer{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    return detail::read_archive_buffer(buffer, source_name, options);
+    std::string buffer{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    return detail::read_archive_buffer(std::move(buffer), source_name, options);
 }
 
 } // namespace nettopo

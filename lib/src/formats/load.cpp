@@ -136,12 +136,12 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
     if (looks_like_image(file_head(path)))
         return read_image(path, options.build.allow_disconnected, ImageIndex::skip).cluster;
     const std::string source = path == "-" ? "<stdin>" : path;
-    const std::string buffer = read_all(path);
+    std::string buffer = read_all(path);
     switch (kind_of(buffer, source)) {
     case InputKind::Image:
         throw InputError(source, 0, "a nettopo binary image is read from a file, not a pipe");
     case InputKind::Archive: {
-        Cluster c = detail::read_archive_buffer(buffer, source, options);
+        Cluster c = detail::read_archive_buffer(std::move(buffer), source, options);
         if (options.progress) options.progress->finish();
         return c;
     }

@@ -13,7 +13,8 @@ namespace nettopo::detail {
 
 // options.node_level replaces the node level of the types whose level was
 // chosen automatically (those with node-request="auto").
-Cluster read_archive_buffer(std::string_view buffer, const std::string& source_name,
+// The buffer is parsed in place (its bytes change), not copied.
+Cluster read_archive_buffer(std::string buffer, const std::string& source_name,
                             const LoadOptions& options);
 
 } // namespace nettopo::detail

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <numeric>
+#include <utility>
 
 namespace nettopo {
 
@@ -35,27 +36,44 @@ Network::Network(std::uint32_t num_machines, std::uint32_t num_switches, std::ve
     latencies_ps_.resize(offsets_.back());
     link_ids_.resize(offsets_.back());
     std::vector<std::uint32_t> fill(offsets_.begin(), offsets_.end() - 1);
-    auto put = [&](VertexId from, VertexId to, std::uint32_t id) {
-        std::uint32_t at = fill[from.value]++;
-        targets_[at] = to;
-        link_ids_[at] = id;
-    };
+    // Links in the builder's order (ends a < b, sorted by (a, b), no pair
+    // twice) fill each vertex's neighbours already in increasing order: its
+    // smaller neighbours come from links sorted by their a, before its own
+    // links to larger ones, sorted by b. Then no vertex is sorted apart.
+    bool in_order = true;
+    for (std::size_t i = 0; i < links_.size() && in_order; ++i)
+        in_order =
+            links_[i].a < links_[i].b && (i == 0 || std::pair{links_[i - 1].a, links_[i - 1].b} <
+                                                        std::pair{links_[i].a, links_[i].b});
+    double last_ns = 0;
+    std::int64_t latency_ps = 0;
     for (std::uint32_t i = 0; i < links_.size(); ++i) {
-        put(links_[i].a, links_[i].b, i);
-        put(links_[i].b, links_[i].a, i);
+        // Links of one class follow each other: rounded once a run.
+        if (i == 0 || links_[i].latency_ns != last_ns)
+            latency_ps = to_picoseconds(last_ns = links_[i].latency_ns);
+        const auto put = [&](VertexId from, VertexId to) {
+            const std::uint32_t at = fill[from.value]++;
+            targets_[at] = to;
+            link_ids_[at] = i;
+            latencies_ps_[at] = latency_ps;
+        };
+        put(links_[i].a, links_[i].b);
+        put(links_[i].b, links_[i].a);
     }
-    // Neighbours in increasing id order, so traversals (and their tie-breaks)
-    // do not depend on the order links were declared in.
-    std::vector<std::pair<VertexId, std::uint32_t>> tmp;
-    for (std::uint32_t v = 0; v < n; ++v) {
-        tmp.clear();
-        for (std::uint32_t i = offsets_[v]; i < offsets_[v + 1]; ++i)
-            tmp.emplace_back(targets_[i], link_ids_[i]);
-        std::sort(tmp.begin(), tmp.end());
-        for (std::uint32_t i = offsets_[v], j = 0; i < offsets_[v + 1]; ++i, ++j) {
-            targets_[i] = tmp[j].first;
-            link_ids_[i] = tmp[j].second;
-            latencies_ps_[i] = to_picoseconds(links_[tmp[j].second].latency_ns);
+    if (!in_order) {
+        // Neighbours in increasing id order, so traversals (and their
+        // tie-breaks) do not depend on the order links were declared in.
+        std::vector<std::pair<VertexId, std::uint32_t>> tmp;
+        for (std::uint32_t v = 0; v < n; ++v) {
+            tmp.clear();
+            for (std::uint32_t i = offsets_[v]; i < offsets_[v + 1]; ++i)
+                tmp.emplace_back(targets_[i], link_ids_[i]);
+            std::sort(tmp.begin(), tmp.end());
+            for (std::uint32_t i = offsets_[v], j = 0; i < offsets_[v + 1]; ++i, ++j) {
+                targets_[i] = tmp[j].first;
+                link_ids_[i] = tmp[j].second;
+                latencies_ps_[i] = to_picoseconds(links_[tmp[j].second].latency_ns);
+            }
         }
     }
     view_own_arrays();

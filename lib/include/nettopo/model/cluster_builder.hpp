@@ -88,6 +88,16 @@ public:
     // line of a duplicate check as they go.
     MachineId add_machine(std::string_view name, TypeId type);
     SwitchId add_switch(std::string_view name);
+    // A run of names: `prefix` followed by first_number, first_number + 1,
+    // ... (count names), each number zero-padded to `width` digits, as an
+    // archive's <machines>/<switches> range writes them. The same as count
+    // calls of add_machine (add_switch) with those names, same checks, same
+    // errors, but without making each name apart: an archive's million
+    // machines cost no million formatted strings (issue 25).
+    void add_machines(std::string_view prefix, std::uint64_t first_number, std::uint64_t count,
+                      int width, TypeId type);
+    void add_switches(std::string_view prefix, std::uint64_t first_number, std::uint64_t count,
+                      int width);
 
     // Whether machine m carries traffic between its neighbours (Network::
     // forwards). A machine forwards unless told otherwise: set false for end
@@ -104,11 +114,24 @@ public:
     };
     void add_link(Endpoint a, Endpoint b, double latency_ns, double bandwidth_gbps = 0,
                   std::uint32_t multiplicity = 1);
+    // What add_link checks of a link's values (latency, bandwidth, cables):
+    // InputError naming no file. For readers that check as they go.
+    static void check_link_values(double latency_ns, double bandwidth_gbps,
+                                  std::uint32_t multiplicity);
+    // Links given by vertex id (machines 0..M-1, then switches), in
+    // declaration order, ends in the order written: for readers that know
+    // every machine before the links (an archive). Each link is checked as
+    // add_link checks it (InputError naming the link's index among all
+    // links). From then on no machine may be added (vertex ids of switches
+    // would move: Error), and add_link appends to the same list. Holding the
+    // links flat lets build() hand them to the network without a copy when
+    // they come sorted, as every archive writes them.
+    void add_links(std::vector<Link> links);
 
     const MachineType& type(TypeId t) const { return types_.at(t.value); }
     std::uint64_t num_pes() const { return total_pes_; }
     std::uint32_t num_switches() const { return switch_names_.size(); }
-    std::uint32_t num_machines() const { return static_cast<std::uint32_t>(machine_types_.size()); }
+    std::uint32_t num_machines() const { return num_machines_; }
 
     // Throws InputError when the result would be invalid; for a network that
     // is not connected, with Remedy::allow_disconnected. Connected means:
@@ -128,13 +151,28 @@ private:
     Limits limits_;
     std::vector<MachineType> types_;
     std::unordered_map<std::string, TypeId> type_by_signature_;
-    std::vector<TypeId> machine_types_;
+    // Runs of consecutive machines of one type (first machine, type): a
+    // range of a million machines is one entry.
+    struct MachineRun {
+        std::uint32_t first;
+        TypeId type;
+    };
+    std::vector<MachineRun> machine_runs_;
+    std::uint32_t num_machines_ = 0;
     // Per machine, 1 unless set_forwards(m, false); empty while every machine forwards.
     std::vector<std::uint8_t> machine_forwards_;
     std::uint64_t total_pes_ = 0;
     NameTable machine_names_;
     NameTable switch_names_;
     std::vector<PendingLink> links_;
+    // After add_links: every link by vertex id (then links_ is empty).
+    bool links_by_vertex_ = false;
+    std::vector<Link> vertex_links_;
+    // Checks before adding `count` machines; how many of them surely pass
+    // every check add_machine makes (names from a valid prefix, room, PEs).
+    std::uint64_t machines_that_fit(std::string_view prefix, std::uint64_t first_number,
+                                    std::uint64_t count, int width, TypeId type) const;
+    void append_machines(TypeId type, std::uint64_t count);
 };
 
 } // namespace nettopo

@@ -19,6 +19,10 @@ public:
     }
     void push_back(std::string_view name);
     void reserve(std::size_t names, std::size_t chars);
+    // Room for `names` more names of `chars` more bytes: exactly when the
+    // table grows once (a range of a million hosts), by half again at least
+    // when it grows range after range.
+    void reserve_more(std::size_t names, std::size_t chars);
     // Builds the lookup index; call once after the last push_back.
     void index();
     std::optional<std::uint32_t> find(std::string_view name) const;
