@@ -37,7 +37,6 @@
 #include "nettopo/query/distance_index.hpp"
 #include "nettopo/query/distance_plan.hpp"
 #include "nettopo/query/distribute.hpp"
-#include "nettopo/query/kept_index.hpp"
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/query/summary.hpp"

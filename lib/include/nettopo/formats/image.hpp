@@ -1,7 +1,7 @@
 // nettopo's binary image: a cluster as the arrays the model holds (the
 // network's links and adjacency, the name tables with their sorted index,
 // the machine types, the runs of machines), and optionally a distance index
-// built for it (query/kept_index.hpp), so that a program loads a
+// built for it (query/detail/kept_index.hpp), so that a program loads a
 // million-machine cluster and answers its first distance in a fraction of a
 // second instead of parsing the XML archive and building again.
 //
@@ -10,7 +10,7 @@
 // written beside its archive ("c.xml" -> "c.ntimg") or anywhere. It records
 // the size and modification time of the file it was made from, so readers
 // can tell whether it still stands for it. Layout: share/doc/archive-format.md
-// ("Binary image"); records as support/array_file.hpp writes them, each with
+// ("Binary image"); records as support/detail/array_file.hpp writes them, each with
 // its checksum.
 //
 // The image is untrusted input: every count, offset and id is checked before

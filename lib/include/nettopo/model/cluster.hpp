@@ -40,7 +40,7 @@ struct Ancestor {
 class Cluster {
 public:
     const std::string& name() const { return name_; }
-    // Throws InputError when `name` breaks the rule of support/name_rules.hpp.
+    // Throws InputError when `name` breaks the rule of support/detail/name_rules.hpp.
     void set_name(std::string name);
     // The spec of the generated family this cluster was built from
     // ("torus --dims 8x8"; family_from_spec reads it back), empty when none.

@@ -23,7 +23,6 @@
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
-#include "nettopo/support/array_file.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -33,6 +32,8 @@
 #include <string>
 
 namespace nettopo {
+
+class ArrayWriter; // support/detail/array_file.hpp: the library's own file records
 
 // One vocabulary for what answers distances: the plan's kind, an index's
 // kind(), the kind kept in an image (the numbers are written in kept
