@@ -4,7 +4,8 @@
 # and from the moved tree only:
 #   - checks the tree: libnettopo.so with its SONAME links, libnettopo.a
 #     position-independent (linked whole into a shared object), the headers
-#     (public ones only, each usable alone from the installed include dir),
+#     (public ones only, the detail tier not, each usable alone from the
+#     installed include dir),
 #     the CMake package, nettopo.pc, tools, man pages, completions, docs,
 #     schema and examples;
 #   - checks that the package files carry no warning or sanitizer flag of
@@ -119,22 +120,24 @@ grep -qx "#define NETTOPO_VERSION \"$version\"" "$prefix/include/nettopo/version
     fail "include/nettopo/version.hpp does not define NETTOPO_VERSION \"$version\""
 ok "tree: tools, libraries (SONAME $soname), package files, man pages, completions, docs, examples"
 
-# --- Headers: the public ones, nothing from lib/src or tools/, each usable
-# from the installed include dir alone with a strict consumer's warnings.
+# --- Headers: the public ones (the API tier: lib/include/nettopo but its
+# <layer>/detail/ folders), nothing from lib/src, tools/ or the detail tier,
+# each usable from the installed include dir alone with a strict consumer's
+# warnings.
 (cd "$prefix/include" && find . -type f | sed 's|^\./||' | sort) >"$work/installed-headers"
 {
-    (cd "$source/lib/include" && find nettopo -type f \( -name '*.hpp' -o -name '*.h' \))
+    (cd "$source/lib/include" && find nettopo -type f \( -name '*.hpp' -o -name '*.h' \) -not -path '*/detail/*')
     echo nettopo/version.hpp
 } | sort >"$work/public-headers"
 if ! diff "$work/public-headers" "$work/installed-headers" >"$work/headers.diff"; then
-    fail "installed headers differ from lib/include/nettopo (+ version.hpp): < public only, > installed only"
+    fail "installed headers differ from lib/include/nettopo but detail/ (+ version.hpp): < public only, > installed only"
     sed 's/^/    /' "$work/headers.diff"
 fi
 while read -r private; do
     if grep -q "/$(basename "$private")$" "$work/installed-headers"; then
         fail "an installed header has the name of a private one: $private"
     fi
-done < <(cd "$source" && find lib/src tools -name '*.hpp' -o -name '*.h')
+done < <(cd "$source" && find lib/src tools lib/include/nettopo/*/detail -name '*.hpp' -o -name '*.h')
 sed 's|.*|#include "&"|' "$work/installed-headers" >"$work/all_headers.cpp"
 echo 'int main() { return 0; }' >>"$work/all_headers.cpp"
 run "$work/headers.log" "$cxx" -std=c++20 -Wall -Wextra -Wpedantic -Werror -fsyntax-only \

@@ -5,8 +5,8 @@
 // Bounded work: generation is held to low limits (fuzz_limits), which
 // generate_from_spec checks before building.
 #include "fuzz_target.hpp"
+#include "nettopo/families/detail/family_registry.hpp"
 #include "nettopo/families/family.hpp"
-#include "nettopo/families/family_registry.hpp"
 #include "nettopo/gen/generate.hpp"
 
 #include <memory>

@@ -7,8 +7,13 @@
 - The library knows no tool: no process creation, no terminal, no exit, and
   no string naming a tool or a command-line option ("--x"), but in the files
   of the spec language.
-- tools/ include only public headers of the library (nettopo/...), their
-  own tools/common/ and their own folder.
+- Headers of lib/include/nettopo/ are in two tiers (issue 25): the API
+  (installed, documented) and the detail tier, lib/include/nettopo/L/detail/
+  (helpers the library shares with the tools, tests and Python module in
+  this tree; not installed). A detail header belongs to layer L like the
+  others, and no API header includes one.
+- tools/ include only the library's headers under nettopo/ (either tier),
+  their own tools/common/ and their own folder.
 - No two source or header files share a name across folders.
 
 Usage: layers.py PROJECT_ROOT. Prints every violation; exit 1 if any.
@@ -139,6 +144,10 @@ for path in list(sources('lib/src')) + list(sources('lib/include')):
                             f'which lib/LAYERS puts above it')
         if path.startswith('lib/include') and there and not inc.startswith('nettopo/'):
             problems.append(f'{path}:{n}: a public header includes the private {inc}')
+        if (path.startswith('lib/include') and '/detail/' not in path
+                and inc.startswith('nettopo/') and '/detail/' in inc):
+            problems.append(f'{path}:{n}: an API header includes {inc} of the detail tier, '
+                            f'which is not installed')
     code = strip_comments(text)
     for n, line in enumerate(code.split('\n'), 1):
         for pattern, what in forbidden:

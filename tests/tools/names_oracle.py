@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The rule of names (support/name_rules.hpp) against independent oracles.
+"""The rule of names (support/detail/name_rules.hpp) against independent oracles.
 
 Findings D1 and D2 of issue 15: a NUL byte in a machine name made nettopo
 write an archive it then refused; control characters made archives that are

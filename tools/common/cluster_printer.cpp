@@ -2,7 +2,7 @@
 #include "common/cluster_printer.hpp"
 
 #include "common/json_writer.hpp"
-#include "nettopo/support/text.hpp"
+#include "nettopo/support/detail/text.hpp"
 
 #include <fmt/format.h>
 

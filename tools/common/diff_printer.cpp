@@ -2,8 +2,8 @@
 
 #include "common/format_units.hpp"
 #include "common/json_writer.hpp"
+#include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/hostlist.hpp"
-#include "nettopo/support/text.hpp"
 
 #include <array>
 #include <fmt/format.h>

@@ -1,9 +1,9 @@
 // The machines a drawing collapses into boxes (dot_groups.hpp).
 #include "common/dot_groups.hpp"
 
+#include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
-#include "nettopo/support/text.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -2,9 +2,9 @@
 #include "common/dot_highlight.hpp"
 
 #include "nettopo/query/network_search.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -3,8 +3,8 @@
 
 #include "common/dot_groups.hpp"
 #include "nettopo/families/family.hpp"
+#include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/text.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 #include "common/drawing.hpp"
 
 #include "common/output.hpp"
-#include "nettopo/support/atomic_file.hpp"
+#include "nettopo/support/detail/atomic_file.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>

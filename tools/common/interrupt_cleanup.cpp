@@ -1,6 +1,6 @@
 #include "common/interrupt_cleanup.hpp"
 
-#include "nettopo/support/atomic_file.hpp"
+#include "nettopo/support/detail/atomic_file.hpp"
 
 #include <cerrno>
 #include <csignal>

@@ -2,7 +2,7 @@
 // Shared by every tool so all JSON output is escaped and formatted the same way.
 #pragma once
 
-#include "nettopo/support/text.hpp"
+#include "nettopo/support/detail/text.hpp"
 
 #include <cstdint>
 #include <optional>

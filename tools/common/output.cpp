@@ -1,6 +1,6 @@
 #include "common/output.hpp"
 
-#include "nettopo/support/atomic_file.hpp"
+#include "nettopo/support/detail/atomic_file.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <iostream>

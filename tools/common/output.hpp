@@ -1,6 +1,6 @@
 // Where a tool's output option points: "-" is standard output (flushed and
 // checked, so a closed pipe or a full disk is an error), anything else a file
-// replaced atomically (nettopo/support/atomic_file.hpp).
+// replaced atomically (nettopo/support/detail/atomic_file.hpp).
 #pragma once
 
 #include <functional>

@@ -1,6 +1,6 @@
 #include "common/report_fields.hpp"
 
-#include "nettopo/support/text.hpp"
+#include "nettopo/support/detail/text.hpp"
 
 #include <fmt/format.h>
 

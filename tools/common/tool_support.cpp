@@ -3,9 +3,9 @@
 #include "common/interrupt_cleanup.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
+#include "nettopo/support/detail/name_rules.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/name_rules.hpp"
-#include "nettopo/support/parse.hpp"
 #include "nettopo/version.hpp"
 
 #include <CLI/CLI.hpp>

@@ -6,7 +6,7 @@
 #include "common/output.hpp"
 #include "common/report_fields.hpp"
 #include "common/text_table.hpp"
-#include "nettopo/support/atomic_file.hpp"
+#include "nettopo/support/detail/atomic_file.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <fmt/format.h>

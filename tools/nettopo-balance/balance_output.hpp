@@ -7,7 +7,7 @@
 
 #include "common/report_fields.hpp"
 #include "nettopo-balance/mpi_balance.hpp"
-#include "nettopo/balance/balance_summary.hpp"
+#include "nettopo/balance/detail/balance_summary.hpp"
 #include "nettopo/balance/mapping_io.hpp"
 #include "nettopo/balance/simulator.hpp"
 

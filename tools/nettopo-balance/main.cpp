@@ -9,7 +9,7 @@
 #include "nettopo-balance/balance_options.hpp"
 #include "nettopo-balance/balance_output.hpp"
 #include "nettopo-balance/mpi_balance.hpp"
-#include "nettopo/balance/platform.hpp"
+#include "nettopo/balance/detail/platform.hpp"
 #include "nettopo/families/family.hpp"
 #include "nettopo/formats/description.hpp"
 #include "nettopo/formats/load.hpp"

@@ -6,7 +6,7 @@
 // reach the same decisions.
 #pragma once
 
-#include "nettopo/balance/pe_agents.hpp"
+#include "nettopo/balance/detail/pe_agents.hpp"
 
 namespace nettopo {
 

@@ -20,9 +20,9 @@
 #include "common/mpi_session.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo-balance/mpi_agent_runtime.hpp"
-#include "nettopo/balance/balance_summary.hpp"
-#include "nettopo/balance/neighbor_rule.hpp"
-#include "nettopo/balance/pe_agents.hpp"
+#include "nettopo/balance/detail/balance_summary.hpp"
+#include "nettopo/balance/detail/neighbor_rule.hpp"
+#include "nettopo/balance/detail/pe_agents.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 // markers and a legend are all it needs.
 #include "common/output.hpp"
 #include "nettopo-bench/bench_report.hpp"
-#include "nettopo/support/atomic_file.hpp"
+#include "nettopo/support/detail/atomic_file.hpp"
 
 #include <algorithm>
 #include <cmath>

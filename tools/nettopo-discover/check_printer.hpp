@@ -1,7 +1,7 @@
 // nettopo-discover --check: the validation report as text or JSON.
 #pragma once
 
-#include "nettopo/assemble/check_report.hpp"
+#include "nettopo/assemble/detail/check_report.hpp"
 
 #include <ostream>
 #include <string>

@@ -11,17 +11,17 @@
 #include "nettopo-discover/check_printer.hpp"
 #include "nettopo-discover/mpi_gather.hpp"
 #include "nettopo/assemble/assemble.hpp"
-#include "nettopo/assemble/check_report.hpp"
+#include "nettopo/assemble/detail/check_report.hpp"
 #include "nettopo/formats/archive.hpp"
 #include "nettopo/formats/image.hpp"
 #include "nettopo/model/cluster_diff.hpp"
 #include "nettopo/model/progress.hpp"
+#include "nettopo/query/detail/kept_index.hpp"
 #include "nettopo/query/distance_plan.hpp"
-#include "nettopo/query/kept_index.hpp"
 #include "nettopo/query/summary.hpp"
+#include "nettopo/support/detail/name_rules.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/name_rules.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

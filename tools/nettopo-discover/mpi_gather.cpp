@@ -15,10 +15,10 @@
 #include "common/mpi_session.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
+#include "nettopo/support/detail/parse.hpp"
+#include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
-#include "nettopo/support/parse.hpp"
-#include "nettopo/support/text.hpp"
 #include "nettopo/tree/machine_tree.hpp"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 
 #include "common/cluster_printer.hpp"
 #include "common/json_writer.hpp"
-#include "nettopo/families/family_registry.hpp"
+#include "nettopo/families/detail/family_registry.hpp"
 
 #include <variant>
 

@@ -8,17 +8,17 @@
 #include "common/terminal_progress.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo-gen/gen_report.hpp"
+#include "nettopo/families/detail/family_registry.hpp"
 #include "nettopo/families/family.hpp"
-#include "nettopo/families/family_registry.hpp"
 #include "nettopo/formats/archive.hpp"
 #include "nettopo/formats/description.hpp"
-#include "nettopo/gen/family_check.hpp"
+#include "nettopo/gen/detail/family_check.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/model/progress.hpp"
 #include "nettopo/query/summary.hpp"
+#include "nettopo/support/detail/name_rules.hpp"
+#include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/name_rules.hpp"
-#include "nettopo/support/text.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

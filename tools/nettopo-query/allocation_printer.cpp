@@ -1,9 +1,9 @@
 #include "nettopo-query/allocation_printer.hpp"
 
 #include "common/json_writer.hpp"
+#include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
-#include "nettopo/support/text.hpp"
 
 #include <fmt/format.h>
 

@@ -3,8 +3,8 @@
 
 #include "common/json_writer.hpp"
 #include "nettopo/formats/image.hpp"
+#include "nettopo/query/detail/kept_index.hpp"
 #include "nettopo/query/distance_plan.hpp"
-#include "nettopo/query/kept_index.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <filesystem>

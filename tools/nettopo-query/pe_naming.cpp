@@ -1,9 +1,9 @@
 #include "nettopo-query/pe_naming.hpp"
 
+#include "nettopo/support/detail/parse.hpp"
+#include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
-#include "nettopo/support/parse.hpp"
-#include "nettopo/support/text.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

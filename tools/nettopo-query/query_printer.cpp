@@ -2,8 +2,8 @@
 
 #include "common/json_writer.hpp"
 #include "nettopo/support/cpu_set_text.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -7,10 +7,10 @@
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/query/summary.hpp"
+#include "nettopo/support/detail/parse.hpp"
+#include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
-#include "nettopo/support/parse.hpp"
-#include "nettopo/support/text.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,4 +1,4 @@
-#include "nettopo/assemble/check_report.hpp"
+#include "nettopo/assemble/detail/check_report.hpp"
 
 #include <fmt/format.h>
 

@@ -3,7 +3,7 @@
 // DistributedLB's gossip as each PE runs it.
 #pragma once
 
-#include "nettopo/balance/pe_agents.hpp"
+#include "nettopo/balance/detail/pe_agents.hpp"
 
 #include <cstdint>
 #include <random>

@@ -1,4 +1,4 @@
-#include "nettopo/balance/balance_summary.hpp"
+#include "nettopo/balance/detail/balance_summary.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -2,8 +2,8 @@
 // One reader walks lines (skipping '#' comments and blank lines), checks
 // the header, splits fields and names the line of whatever is wrong.
 #include "nettopo/balance/mapping_io.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <array>
 #include <fmt/format.h>

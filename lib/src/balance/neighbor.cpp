@@ -37,7 +37,7 @@
 // Charm++ counts an object's measured wall time.
 #include "balance/protocol.hpp"
 #include "balance/strategies.hpp"
-#include "nettopo/balance/neighbor_rule.hpp"
+#include "nettopo/balance/detail/neighbor_rule.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -16,7 +16,7 @@
 //    objects per PE in the Net Topo thesis' logs (~20 ns per task);
 //  - load noise: 2 %, the run-to-run spread the PackDrop paper reports
 //    (<= 2 %), standing in for the noise of one measurement.
-#include "nettopo/balance/platform.hpp"
+#include "nettopo/balance/detail/platform.hpp"
 
 #include "nettopo/support/error.hpp"
 

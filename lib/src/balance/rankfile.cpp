@@ -8,8 +8,8 @@
 // are the PUs' OS indexes, read by Open MPI with rmaps_rank_file_physical=1
 // (as the PU itself with --use-hwthread-cpus, else as the core holding it).
 #include "nettopo/balance/mapping_io.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <fmt/format.h>
 #include <fstream>

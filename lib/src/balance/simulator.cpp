@@ -13,7 +13,7 @@
 // tasks send (lb_test's patterns are symmetric, so this is exact for them).
 #include "nettopo/balance/simulator.hpp"
 
-#include "nettopo/balance/balance_summary.hpp"
+#include "nettopo/balance/detail/balance_summary.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>

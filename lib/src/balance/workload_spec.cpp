@@ -3,8 +3,8 @@
 // of its numbers ("packdrop-18990:seed=7"). Keys are lb_test's arguments
 // under the names nettopo-balance uses.
 #include "nettopo/balance/workload.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <algorithm>
 #include <array>

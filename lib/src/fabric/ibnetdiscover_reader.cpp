@@ -59,9 +59,9 @@
 // two HCAs of one host cabled together) is dropped: FabricLink joins two
 // distinct nodes; so are the cables of the adapters left out.
 #include "nettopo/fabric/fabric.hpp"
+#include "nettopo/support/detail/name_rules.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/name_rules.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <algorithm>
 #include <cctype>

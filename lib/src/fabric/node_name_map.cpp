@@ -1,8 +1,8 @@
 // ibnetdiscover's node-name map, read as infiniband-diags reads it (the rules
 // are in fabric.hpp): "<guid> \"<name>\"" lines, '#' comments.
 #include "nettopo/fabric/fabric.hpp"
+#include "nettopo/support/detail/name_rules.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/name_rules.hpp"
 
 #include <cerrno>
 #include <cstdlib>

@@ -33,10 +33,10 @@
 // hosts come from elsewhere, e.g. the hwloc exports, when the cluster is put
 // together).
 #include "nettopo/fabric/fabric.hpp"
+#include "nettopo/support/detail/name_rules.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
 #include "nettopo/support/limits.hpp"
-#include "nettopo/support/name_rules.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -39,10 +39,10 @@
 // "children:").
 #include "nettopo/fabric/slurm_writer.hpp"
 
-#include "nettopo/support/atomic_file.hpp"
+#include "nettopo/support/detail/atomic_file.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <algorithm>
 #include <cctype>

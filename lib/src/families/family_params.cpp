@@ -2,8 +2,8 @@
 // and the thesis presets.
 #include "families/family_limits.hpp"
 #include "families/spec_words.hpp"
+#include "nettopo/families/detail/family_registry.hpp"
 #include "nettopo/families/family.hpp"
-#include "nettopo/families/family_registry.hpp"
 
 #include <algorithm>
 #include <charconv>

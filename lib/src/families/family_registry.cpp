@@ -1,6 +1,6 @@
 // The registry of families: the one place a family's name, description,
 // parameters and factory are written down (family_registry.hpp).
-#include "nettopo/families/family_registry.hpp"
+#include "nettopo/families/detail/family_registry.hpp"
 
 #include "nettopo/support/error.hpp"
 

@@ -3,9 +3,9 @@
 #include "nettopo/families/family.hpp"
 #include "nettopo/formats/archive.hpp"
 #include "nettopo/model/cluster_builder.hpp"
+#include "nettopo/support/detail/name_rules.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/name_rules.hpp"
-#include "nettopo/support/parse.hpp"
 #include "support/name_runs.hpp"
 
 #include <algorithm>
@@ -243,7 +243,8 @@ private:
             // Building the type checks its node level (a NUMA locality must
             // be one PU range): an error there names this <type> too.
             std::optional<MachineType> type;
-            located(t, [&] { type.emplace(text(t, "description"), std::move(tree), request, lat); });
+            located(t,
+                    [&] { type.emplace(text(t, "description"), std::move(tree), request, lat); });
             if (std::string_view level = text(t, "node-level");
                 level != to_string(type->node_type()))
                 fail(t, fmt::format("node-level=\"{}\" does not match the tree and node-request "

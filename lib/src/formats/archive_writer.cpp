@@ -1,7 +1,7 @@
 // Writer of the nettopo XML archive (share/doc/archive-format.md).
 #include "nettopo/formats/archive.hpp"
-#include "nettopo/support/atomic_file.hpp"
-#include "nettopo/support/text.hpp"
+#include "nettopo/support/detail/atomic_file.hpp"
+#include "nettopo/support/detail/text.hpp"
 #include "support/name_runs.hpp"
 
 #include <fmt/format.h>

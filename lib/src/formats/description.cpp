@@ -2,9 +2,9 @@
 #include "nettopo/formats/description.hpp"
 
 #include "nettopo/hwloc/hwloc_source.hpp"
+#include "nettopo/support/detail/name_rules.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/name_rules.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <fmt/format.h>
 #include <string>

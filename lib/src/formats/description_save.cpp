@@ -1,5 +1,5 @@
 #include "nettopo/formats/description.hpp"
-#include "nettopo/support/atomic_file.hpp"
+#include "nettopo/support/detail/atomic_file.hpp"
 
 namespace nettopo {
 

@@ -2,8 +2,8 @@
 // the inverse of read_description: what it writes reads back to an equal cluster.
 #include "nettopo/formats/description.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/parse.hpp"
 #include "support/name_runs.hpp"
 
 #include <algorithm>

@@ -3,9 +3,9 @@
 // from_arrays/from_parts, which check what the records alone cannot.
 #include "nettopo/formats/image.hpp"
 
-#include "nettopo/query/kept_index.hpp"
-#include "nettopo/support/array_file.hpp"
-#include "nettopo/support/atomic_file.hpp"
+#include "nettopo/query/detail/kept_index.hpp"
+#include "nettopo/support/detail/array_file.hpp"
+#include "nettopo/support/detail/atomic_file.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <cerrno>

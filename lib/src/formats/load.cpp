@@ -5,8 +5,8 @@
 #include "hwloc/hwloc_xml_check.hpp"
 #include "nettopo/formats/image.hpp"
 #include "nettopo/model/cluster_builder.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "nettopo/gen/family_check.hpp"
+#include "nettopo/gen/detail/family_check.hpp"
 
 #include "nettopo/query/network_search.hpp"
 

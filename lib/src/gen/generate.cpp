@@ -5,8 +5,8 @@
 #include "nettopo/formats/load.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/model/cluster_builder.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <charconv>
 #include <fmt/format.h>

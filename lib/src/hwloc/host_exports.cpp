@@ -24,9 +24,9 @@
 #include "hwloc/hwloc_buffer.hpp"
 #include "hwloc/hwloc_convert.hpp"
 #include "hwloc/hwloc_xml_check.hpp"
+#include "nettopo/support/detail/name_rules.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/name_rules.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <algorithm>
 #include <cerrno>

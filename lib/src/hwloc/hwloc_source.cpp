@@ -5,8 +5,8 @@
 #include "hwloc/hwloc_xml_check.hpp"
 #include "hwloc/synthetic_check.hpp"
 #include "nettopo/hwloc/hwloc_sandbox.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,7 +1,7 @@
 #include "hwloc/hwloc_xml_check.hpp"
 
+#include "nettopo/support/detail/name_rules.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/name_rules.hpp"
 
 #include <algorithm>
 #include <charconv>

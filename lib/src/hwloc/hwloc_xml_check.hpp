@@ -42,7 +42,7 @@ void check_kept_pus(hwloc_topology_t topology, const std::vector<std::uint32_t>&
 
 // Throws InputError(source, line, ...) when `hostname`, the HostName an
 // export loaded from `buffer` gives, breaks the rule of names
-// (support/name_rules.hpp); the line is that of the HostName info.
+// (support/detail/name_rules.hpp); the line is that of the HostName info.
 void check_hostname(std::string_view hostname, std::string_view buffer, const std::string& source);
 
 } // namespace nettopo::detail

@@ -1,8 +1,8 @@
 #include "nettopo/model/cluster.hpp"
 
+#include "nettopo/support/detail/name_rules.hpp"
+#include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/name_rules.hpp"
-#include "nettopo/support/text.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
 #include "nettopo/model/cluster_builder.hpp"
 
+#include "nettopo/support/detail/name_rules.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/name_rules.hpp"
 
 #include <algorithm>
 #include <charconv>

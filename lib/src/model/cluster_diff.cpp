@@ -5,7 +5,7 @@
 // machine whose name sits at the same index in the other cluster needs no name lookup at all.
 #include "nettopo/model/cluster_diff.hpp"
 
-#include "nettopo/support/parse.hpp"
+#include "nettopo/support/detail/parse.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 #include "nettopo/model/name_table.hpp"
 
-#include "nettopo/support/csr_offsets.hpp"
+#include "nettopo/support/detail/csr_offsets.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>

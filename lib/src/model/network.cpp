@@ -1,7 +1,7 @@
 #include "nettopo/model/network.hpp"
 
-#include "nettopo/support/array_file.hpp"
-#include "nettopo/support/csr_offsets.hpp"
+#include "nettopo/support/detail/array_file.hpp"
+#include "nettopo/support/detail/csr_offsets.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // Checksummed array files (array_file.hpp).
-#include "nettopo/support/array_file.hpp"
+#include "nettopo/support/detail/array_file.hpp"
 
 #include "nettopo/support/error.hpp"
 

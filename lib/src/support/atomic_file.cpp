@@ -1,4 +1,4 @@
-#include "nettopo/support/atomic_file.hpp"
+#include "nettopo/support/detail/atomic_file.hpp"
 
 #include "nettopo/support/error.hpp"
 

@@ -1,8 +1,8 @@
 #include "nettopo/support/hostfile.hpp"
 
+#include "nettopo/support/detail/name_rules.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/name_rules.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

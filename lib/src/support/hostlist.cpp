@@ -5,9 +5,9 @@
 // commas or blanks outside brackets; empty items are skipped, as Slurm does.
 #include "nettopo/support/hostlist.hpp"
 
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/limits.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "nettopo/support/name_rules.hpp"
+#include "nettopo/support/detail/name_rules.hpp"
 
 #include "nettopo/support/error.hpp"
 

@@ -1,6 +1,6 @@
 #include "support/name_runs.hpp"
 
-#include "nettopo/support/parse.hpp"
+#include "nettopo/support/detail/parse.hpp"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
-#include "nettopo/support/parse.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "nettopo/support/text.hpp"
+#include "nettopo/support/detail/text.hpp"
 
 #include <fmt/format.h>
 

@@ -8,7 +8,7 @@
 //   grep -v '^DR' ib-subnet-0.txt | awk '$4 == G && $8 == "SW" {print $11}' | sort | uniq -c
 // lists the switches a switch G is cabled to, with the number of cables.
 #include "nettopo/assemble/assemble.hpp"
-#include "nettopo/assemble/check_report.hpp"
+#include "nettopo/assemble/detail/check_report.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/query/query_engine.hpp"

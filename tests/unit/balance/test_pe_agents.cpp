@@ -4,7 +4,7 @@
 // the simulated protocols (protocol.hpp) matched in quality and messages
 // over many seeds: the check that the simulator's protocol is the protocol.
 #include "balance/protocol.hpp"
-#include "nettopo/balance/pe_agents.hpp"
+#include "nettopo/balance/detail/pe_agents.hpp"
 #include "nettopo/families/family.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "testkit/sanitizer_scale.hpp"

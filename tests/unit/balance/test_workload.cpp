@@ -2,7 +2,7 @@
 // phases against a counter, each pattern's neighbours against a brute-force
 // construction from lb_test's definition, the spec grammar and the presets.
 #include "nettopo/balance/comm_model.hpp"
-#include "nettopo/balance/platform.hpp"
+#include "nettopo/balance/detail/platform.hpp"
 #include "nettopo/balance/workload.hpp"
 #include "nettopo/formats/description.hpp"
 #include "nettopo/gen/generate.hpp"
@@ -375,8 +375,7 @@ TEST_CASE("generate_from_spec takes the machine and link options out of the fami
                       Catch::StartsWith("--machine 'pu:0': bad count '0' for pu"));
 }
 
-TEST_CASE("workload: mean loads over the first iterations, phase by phase",
-          "[balance][workload]") {
+TEST_CASE("workload: mean loads over the first iterations, phase by phase", "[balance][workload]") {
     LbTestParams p;
     p.tasks = 50;
     p.every = 4; // loads redrawn from iteration 6 on

@@ -9,8 +9,8 @@
 //    options are those it gave before the registry drove it.
 // That nettopo-gen offers exactly these families and options, and the
 // completion completes them, is checked on the tool by tests/tools/gen_registry.sh.
+#include "nettopo/families/detail/family_registry.hpp"
 #include "nettopo/families/family.hpp"
-#include "nettopo/families/family_registry.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>

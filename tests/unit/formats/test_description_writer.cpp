@@ -361,7 +361,7 @@ TEST_CASE("description writer: what the format cannot hold is refused", "[descri
     require_refused(two_machines(ok, "a#1"), "machine name 'a#1'");
     require_refused(two_machines(ok, "a", "s w"), "switch name 's w'");
     // Tabs and newlines are control characters, which no cluster holds
-    // (support/name_rules.hpp): refused when the cluster is built.
+    // (support/detail/name_rules.hpp): refused when the cluster is built.
     CHECK_THROWS_WITH(two_machines(ok, "a\tb"), Contains("holds the control character U+0009"));
     CHECK_THROWS_WITH(two_machines(ok, "a", "s\n"), Contains("holds the control character"));
     // Cluster names that would not read back the same.

@@ -1,7 +1,7 @@
 // check_family (nettopo-gen --verify): it must pass every family as built, and
 // catch a formula that is wrong in each way it checks, so that a real bug in a
 // family cannot slip through it.
-#include "nettopo/gen/family_check.hpp"
+#include "nettopo/gen/detail/family_check.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 

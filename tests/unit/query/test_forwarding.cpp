@@ -9,7 +9,7 @@
 // connectivity rule, hop histograms and summaries, and the closed forms.
 #include "nettopo/families/family.hpp"
 #include "nettopo/formats/description.hpp"
-#include "nettopo/gen/family_check.hpp"
+#include "nettopo/gen/detail/family_check.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/query/distance_plan.hpp"

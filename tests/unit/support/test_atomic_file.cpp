@@ -1,7 +1,7 @@
 // replace_file_atomically: what a write leaves beside its target while it
 // runs, when it fails, and what the next write removes of a killed one
 // (share/doc/archive-format.md, "Interrupted writes and concurrent readers").
-#include "nettopo/support/atomic_file.hpp"
+#include "nettopo/support/detail/atomic_file.hpp"
 #include "nettopo/support/error.hpp"
 #include "testkit/temp_dir.hpp"
 

@@ -1,10 +1,10 @@
-// The rule of names (support/name_rules.hpp): printable UTF-8 of at most
+// The rule of names (support/detail/name_rules.hpp): printable UTF-8 of at most
 // max_name_bytes bytes; each forbidden class of bytes, the limit and the
 // limit + 1. tests/tools/names_oracle.py checks the same rule against
 // Python's UTF-8 decoder and xmllint on archives written at the edge.
+#include "nettopo/support/detail/name_rules.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostfile.hpp"
-#include "nettopo/support/name_rules.hpp"
 
 #include <catch2/catch.hpp>
 #include <sstream>

@@ -1,7 +1,14 @@
-// Joins what is known of a real cluster into one: each host's insides (hwloc
-// exports) and the fabric between hosts (an InfiniBand dump, a Slurm
-// topology), matched by host name. What does not match is summarised
-// (counts and the first names), not reported host by host.
+/// \file
+/// Joins what is known of a real cluster into one: each host's insides (hwloc
+/// exports) and the fabric between hosts (an InfiniBand dump, a Slurm
+/// topology), matched by host name. What does not match is summarised
+/// (counts and the first names), not reported host by host.
+///
+/// Every call here may be made from several threads at once (no global
+/// state; hwloc parses in the calling thread unless a sandbox is given).
+/// Cost: reading the sources (O(their size); each distinct export parsed
+/// by hwloc once), matching names (O(hosts log hosts)) and
+/// ClusterBuilder::build. They throw std::bad_alloc besides what they say.
 #pragma once
 
 #include "nettopo/fabric/fabric.hpp"
@@ -21,118 +28,124 @@
 
 namespace nettopo {
 
+/// How assemble_cluster joins the sources.
 struct AssembleOptions {
-    std::string name;                           // cluster name; empty: the fabric's file stem
-    NodeLevel node_level;                       // for every machine type
-    std::optional<std::string> default_machine; // synthetic description for fabric hosts
-                                                // without an hwloc export
-    // Latency per link kind when the source gives none; an override replaces
-    // the source's value too. Kinds host-switch and switch-switch apply (a
-    // host-to-host cable counts as host-switch).
+    std::string name;                           ///< cluster name; empty: the fabric's file stem
+    NodeLevel node_level;                       ///< for every machine type
+    std::optional<std::string> default_machine; ///< synthetic description for fabric hosts
+                                                ///< without an hwloc export
+    /// Latency per link kind when the source gives none; an override replaces
+    /// the source's value too. Kinds host-switch and switch-switch apply (a
+    /// host-to-host cable counts as host-switch).
     LinkClasses defaults = LinkClasses::defaults();
+    /// Latency per link kind that replaces the sources' (set_latency_override).
     std::array<std::optional<double>, link_class_count> latency_override{};
-    bool hosts_only = false; // no fabric: every host on one switch "flat"
-    bool strict = false;     // problems are errors, not warnings
-    BuildOptions build;
-    // Where hwloc parses the hosts' exports and diffs and default_machine:
-    // through this sandbox if set, else in the calling thread
-    // (hwloc_sandbox.hpp).
+    bool hosts_only = false; ///< no fabric: every host on one switch "flat"
+    bool strict = false;     ///< problems are errors, not warnings
+    BuildOptions build;      ///< what the built cluster is checked for
+    /// Where hwloc parses the hosts' exports and diffs and default_machine:
+    /// through this sandbox if set, else in the calling thread
+    /// (hwloc_sandbox.hpp).
     const HwlocSandbox* hwloc_sandbox = nullptr;
-    // How the hosts' exports are read (assemble_from_files): the whole
-    // machine or its allowed PUs, and how a host is named (host_exports.hpp).
+    /// How the hosts' exports are read (assemble_from_files): the whole
+    /// machine or its allowed PUs, and how a host is named (host_exports.hpp).
     PuScope pu_scope = PuScope::whole_machine;
-    HostNaming host_naming = HostNaming::automatic;
+    HostNaming host_naming = HostNaming::automatic; ///< how an export names its host
 };
 
-// One kind of mismatch, with every name it concerns.
+/// One kind of mismatch, with every name it concerns.
 struct AssemblyIssue {
-    std::string noun; // "host", counted: "1 host", "5 hosts"
-    std::string what; // "in the fabric without an hwloc export, left out"
-    std::vector<std::string> names;
-    Remedy remedy = Remedy::none; // the option that would settle it, if one would
-    // "12 hosts in the fabric ...: node[001-010],fh1 and 4 more". A non-empty
-    // `aside` goes in parentheses after `what`: a program says there how its
-    // users apply the remedy.
+    std::string noun;               ///< "host", counted: "1 host", "5 hosts"
+    std::string what;               ///< "in the fabric without an hwloc export, left out"
+    std::vector<std::string> names; ///< every name concerned, in natural order
+    Remedy remedy = Remedy::none;   ///< the option that would settle it, if one would
+    /// "12 hosts in the fabric ...: node[001-010],fh1 and 4 more". A non-empty
+    /// `aside` goes in parentheses after `what`: a program says there how its
+    /// users apply the remedy. O(shown); thread-safe.
     std::string summary(std::string_view aside = {}, std::size_t shown = 8) const;
 };
 
+/// What assembling gives: the cluster and what did not match.
 struct Assembly {
-    Cluster cluster;
-    std::vector<AssemblyIssue> issues; // empty when everything matched
-    // Worth knowing, not mismatches (strict ignores them): the switches' own
-    // adapters (SHARP aggregation nodes) the fabric left out of the hosts,
-    // exports restricted to some PUs (Remedy::allowed_only when modelled
-    // whole), exports named after their files because they claim one
-    // HostName (Remedy::host_naming).
+    Cluster cluster;                   ///< the assembled cluster
+    std::vector<AssemblyIssue> issues; ///< empty when everything matched
+    /// Worth knowing, not mismatches (strict ignores them): the switches' own
+    /// adapters (SHARP aggregation nodes) the fabric left out of the hosts,
+    /// exports restricted to some PUs (Remedy::allowed_only when modelled
+    /// whole), exports named after their files because they claim one
+    /// HostName (Remedy::host_naming).
     std::vector<AssemblyIssue> notes;
-    std::vector<std::string> defaulted_hosts; // fabric hosts given options.default_machine
+    std::vector<std::string> defaulted_hosts; ///< fabric hosts given options.default_machine
 };
 
-// What assemble_cluster throws when AssembleOptions::strict and the sources
-// disagree: "the sources disagree; 6 hosts in the fabric ...: ...; ...",
-// and the issues as data, for a program to word them its own way.
+/// What assemble_cluster throws when AssembleOptions::strict and the sources
+/// disagree: "the sources disagree; 6 hosts in the fabric ...: ...; ...",
+/// and the issues as data, for a program to word them its own way.
 class AssemblyMismatchError : public InputError {
 public:
+    /// The error for `issues` (its message lists them).
     explicit AssemblyMismatchError(std::vector<AssemblyIssue> issues);
+    /// The issues, as data.
     const std::vector<AssemblyIssue>& issues() const { return issues_; }
 
 private:
     std::vector<AssemblyIssue> issues_;
 };
 
-// Parses "KIND=NS" (as parse_link_class_setting, for the kinds a discovered
-// fabric has) into an override; ValueError on bad text.
+/// Parses "KIND=NS" (as parse_link_class_setting, for the kinds a discovered
+/// fabric has) into an override; ValueError on bad text.
 void set_latency_override(AssembleOptions& options, std::string_view kind_equals_ns);
 
-// Hosts whose trees are already in memory, each tree once however many hosts
-// have it: what a gather over the hosts themselves brings (identical
-// machines travel once), so that memory grows with the kinds of machines plus
-// the hosts, not with the hosts' trees.
+/// Hosts whose trees are already in memory, each tree once however many hosts
+/// have it: what a gather over the hosts themselves brings (identical
+/// machines travel once), so that memory grows with the kinds of machines plus
+/// the hosts, not with the hosts' trees.
 struct GatheredHosts {
+    /// A host and the tree it has.
     struct Host {
-        std::string name;   // as a fabric names it
-        std::uint32_t tree; // index into `trees`
-        // Where the tree was read: it names the machine type as an export's
-        // file does ("hwloc:" and its last path component), e.g. the host.
+        std::string name;   ///< as a fabric names it
+        std::uint32_t tree; ///< index into `trees`
+        /// Where the tree was read: it names the machine type as an export's
+        /// file does ("hwloc:" and its last path component), e.g. the host.
         std::string source;
     };
-    std::vector<MachineTree> trees;
-    std::vector<Host> hosts; // distinct names
+    std::vector<MachineTree> trees; ///< each distinct tree once
+    std::vector<Host> hosts;        ///< distinct names
 };
 
-// Where a real cluster's description comes from.
+/// Where a real cluster's description comes from.
 struct ClusterSources {
-    std::vector<std::string> hosts; // hwloc exports: files and directories
-    // ibnetdiscover outputs, one per InfiniBand subnet (merge_fabrics), or none
+    std::vector<std::string> hosts; ///< hwloc exports: files and directories
+    /// ibnetdiscover outputs, one per InfiniBand subnet (merge_fabrics), or none
     std::vector<std::string> ibnetdiscover;
-    std::string slurm;              // Slurm topology.conf / topology.yaml, or empty
-    std::string node_name_map = {}; // ibnetdiscover's node-name map, or empty
-    // Hosts already gathered, in place of (never with) `hosts`; not owned.
+    std::string slurm;              ///< Slurm topology.conf / topology.yaml, or empty
+    std::string node_name_map = {}; ///< ibnetdiscover's node-name map, or empty
+    /// Hosts already gathered, in place of (never with) `hosts`; not owned.
     const GatheredHosts* gathered = nullptr;
 };
 
-// Reads the sources and assembles them: one fabric, Slurm's or the
-// ibnetdiscover dumps merged (else UsageError); the node-name map names
-// the nodes of every dump (UsageError without a dump). Unnamed
-// (AssembleOptions::name empty), the cluster is named after the fabric's
-// file stem, else after the first `hosts` path's.
+/// Reads the sources and assembles them: one fabric, Slurm's or the
+/// ibnetdiscover dumps merged (else UsageError); the node-name map names
+/// the nodes of every dump (UsageError without a dump). Unnamed
+/// (AssembleOptions::name empty), the cluster is named after the fabric's
+/// file stem, else after the first `hosts` path's.
 Assembly assemble_from_files(const ClusterSources& sources, const AssembleOptions& options);
 
-// Hosts are matched with the fabric's by name; a short name matches a fully
-// qualified one ("node01" = "node01.cluster.local", either side holding
-// either) unless it would match several, which is an issue, not a guess.
-//
-// Throws UsageError for contradictory requests (no fabric without
-// hosts_only, a fabric with it) and when no machine is left (with
-// Remedy::hosts_or_default_machine), AssemblyMismatchError when `strict` and
-// there are issues, InputError when the result is disconnected (unless
-// allowed, see ClusterBuilder::build).
+/// Hosts are matched with the fabric's by name; a short name matches a fully
+/// qualified one ("node01" = "node01.cluster.local", either side holding
+/// either) unless it would match several, which is an issue, not a guess.
+///
+/// Throws UsageError for contradictory requests (no fabric without
+/// hosts_only, a fabric with it) and when no machine is left (with
+/// Remedy::hosts_or_default_machine), AssemblyMismatchError when `strict` and
+/// there are issues, InputError when the result is disconnected (unless
+/// allowed, see ClusterBuilder::build).
 Assembly assemble_cluster(const std::vector<HostExport>& hosts, const Fabric* fabric,
                           const AssembleOptions& options);
 
-// assemble_cluster for hosts that share their trees: an archive equal to the one the
-// hosts' exports would give (types named after the first host of each kind
-// by natural name order). UsageError if a host names no tree of `hosts`.
+/// assemble_cluster for hosts that share their trees: an archive equal to the one the
+/// hosts' exports would give (types named after the first host of each kind
+/// by natural name order). UsageError if a host names no tree of `hosts`.
 Assembly assemble_gathered(const GatheredHosts& hosts, const Fabric* fabric,
                            const AssembleOptions& options);
 

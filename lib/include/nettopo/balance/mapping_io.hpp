@@ -1,11 +1,15 @@
-// Task states and mappings as files, and the launch files a job script uses
-// to run an MPI application with a mapping (one MPI rank per task).
-//
-// CSV forms (a header line first, '#' comments and blank lines ignored):
-//   tasks:   task,load            load in seconds at speed 1
-//   graph:   a,b,bytes            bytes per iteration between tasks a and b
-//   mapping: task,pe              pe = the PE's index in the cluster
-// Tasks must be 0..N-1, each exactly once (any order).
+/// \file
+/// Task states and mappings as files, and the launch files a job script uses
+/// to run an MPI application with a mapping (one MPI rank per task).
+///
+/// CSV forms (a header line first, '#' comments and blank lines ignored):
+///   tasks:   task,load            load in seconds at speed 1
+///   graph:   a,b,bytes            bytes per iteration between tasks a and b
+///   mapping: task,pe              pe = the PE's index in the cluster
+/// Tasks must be 0..N-1, each exactly once (any order).
+///
+/// Every call here is thread-safe, costs O(the file's size or the
+/// mapping's) and throws std::bad_alloc besides what it says.
 #pragma once
 
 #include "nettopo/balance/task_graph.hpp"
@@ -18,36 +22,45 @@
 
 namespace nettopo {
 
-// Readers throw InputError with "file:line: what is wrong".
+/// Reads the tasks' loads. Readers throw InputError with "file:line: what is wrong".
 std::vector<double> read_task_loads(const std::string& path);
+/// Reads the task graph of `num_tasks` tasks.
 TaskGraph read_task_graph(const std::string& path, std::uint32_t num_tasks);
+/// Reads a mapping of `num_tasks` tasks onto PEs of `cluster`.
 std::vector<PeId> read_mapping(const std::string& path, const Cluster& cluster,
                                std::uint32_t num_tasks);
-// CSV pe,speed (relative speeds > 0); PEs not listed run at 1.
+/// CSV pe,speed (relative speeds > 0); PEs not listed run at 1.
 std::vector<double> read_pe_speeds(const std::string& path, const Cluster& cluster);
 
+/// Writes a mapping as CSV task,pe.
 void write_mapping(std::ostream& out, std::span<const PeId> mapping);
 
-// Open MPI rankfile: "rank N=HOST slot=P" with P the PU's logical index
-// inside its machine (run with --use-hwthread-cpus when machines have SMT),
-// or with `physical`, its OS index (Open MPI's rmaps_rank_file_physical=1;
-// robust when the model's logical numbering is not Open MPI's, which counts
-// every PU of the machine: a model of the allowed PUs only). Physical slots
-// throw ValueError for a PU without an OS index.
-enum class RankfileSlots : std::uint8_t { logical, physical };
+/// Open MPI rankfile: "rank N=HOST slot=P" with P the PU's logical index
+/// inside its machine (run with --use-hwthread-cpus when machines have SMT),
+/// or with `physical`, its OS index (Open MPI's rmaps_rank_file_physical=1;
+/// robust when the model's logical numbering is not Open MPI's, which counts
+/// every PU of the machine: a model of the allowed PUs only). Physical slots
+/// throw ValueError for a PU without an OS index.
+enum class RankfileSlots : std::uint8_t {
+    logical,  ///< the PU's logical index inside its machine
+    physical, ///< the PU's OS index
+};
+/// Writes the rankfile of `mapping` (rank r = task r).
 void write_rankfile(std::ostream& out, const Cluster& cluster, std::span<const PeId> mapping,
                     RankfileSlots slots = RankfileSlots::logical);
-// Reads a logical rankfile back into a mapping (tests, and users who hand-edit one).
+/// Reads a logical rankfile back into a mapping (tests, and users who hand-edit one).
 std::vector<PeId> read_rankfile(const std::string& path, const Cluster& cluster);
 
-// Slurm: the hostfile for --distribution=arbitrary (SLURM_HOSTFILE), one
-// host per rank in rank order, and the CPU list for --cpu-bind=map_cpu:
-// (a node's i-th local task binds to the i-th entry; OS CPU indexes).
+/// Slurm: the hostfile for --distribution=arbitrary (SLURM_HOSTFILE), one
+/// host per rank in rank order, and the CPU list for --cpu-bind=map_cpu:
+/// (a node's i-th local task binds to the i-th entry; OS CPU indexes).
+/// What a Slurm job script needs to launch a mapping.
 struct SlurmLaunch {
-    std::string hostfile; // its content, one line per rank
-    std::string cpu_bind; // "map_cpu:3,0,5" when one list serves every node
-    std::string notes;    // why a single list cannot express the mapping, if so
+    std::string hostfile; ///< its content, one line per rank
+    std::string cpu_bind; ///< "map_cpu:3,0,5" when one list serves every node
+    std::string notes;    ///< why a single list cannot express the mapping, if so
 };
+/// The Slurm launch files of `mapping` (rank r = task r).
 SlurmLaunch slurm_launch(const Cluster& cluster, std::span<const PeId> mapping);
 
 } // namespace nettopo

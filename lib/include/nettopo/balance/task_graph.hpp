@@ -1,7 +1,10 @@
-// Communication between the tasks of an application: an undirected graph
-// whose edge weights are bytes exchanged per iteration (both directions
-// together), stored as CSR so placement loops walk a task's partners in
-// one flat slice.
+/// \file
+/// Communication between the tasks of an application: an undirected graph
+/// whose edge weights are bytes exchanged per iteration (both directions
+/// together), stored as CSR so placement loops walk a task's partners in
+/// one flat slice. A TaskGraph is immutable once made: const calls from
+/// several threads at once are safe, O(1) and allocation-free (total_bytes:
+/// O(degree)); making one is O(tasks + edges log edges).
 #pragma once
 
 #include "nettopo/support/ids.hpp"
@@ -12,27 +15,34 @@
 
 namespace nettopo {
 
+/// Two tasks that talk, and how much.
 struct TaskEdge {
-    TaskId a, b;
-    double bytes = 0; // per iteration, a->b and b->a together
-    bool operator==(const TaskEdge&) const = default;
+    TaskId a;                                         ///< one task
+    TaskId b;                                         ///< the other
+    double bytes = 0;                                 ///< per iteration, a->b and b->a together
+    bool operator==(const TaskEdge&) const = default; ///< same tasks, same bytes
 };
 
+/// The tasks' communication graph (see the file's comment).
 class TaskGraph {
 public:
-    TaskGraph() = default;
-    // Self-loops are dropped and parallel edges merged (bytes added); edges
-    // keep their first appearance's order in edges(). Throws UsageError for
-    // an endpoint >= num_tasks or negative or non-finite bytes.
+    TaskGraph() = default; ///< no task
+    /// Self-loops are dropped and parallel edges merged (bytes added); edges
+    /// keep their first appearance's order in edges(). Throws UsageError for
+    /// an endpoint >= num_tasks or negative or non-finite bytes.
     TaskGraph(std::uint32_t num_tasks, std::span<const TaskEdge> edges);
 
+    /// Tasks (ids 0..num_tasks()-1).
     std::uint32_t num_tasks() const { return num_tasks_; }
+    /// Edges, after merging.
     std::size_t num_edges() const { return edges_.size(); }
+    /// The edges, each once.
     std::span<const TaskEdge> edges() const { return edges_; }
-    // Partners of t in increasing id order, with the bytes at the same positions.
+    /// Partners of t in increasing id order, with the bytes at the same positions.
     std::span<const TaskId> partners(TaskId t) const { return slice(targets_, t); }
+    /// Bytes per iteration with each partner of `t`.
     std::span<const double> bytes(TaskId t) const { return slice(bytes_, t); }
-    // Sum of bytes(t): how much t talks per iteration.
+    /// Sum of bytes(t): how much t talks per iteration.
     double total_bytes(TaskId t) const;
 
 private:

@@ -1,6 +1,10 @@
-// Per-host hwloc exports: full XML (v1 or v2, as hwloc 2.9 loads them) and
-// hwloc topology diffs (<topologydiff refname="node001.xml">) applied to their
-// reference host with hwloc's diff API.
+/// \file
+/// Per-host hwloc exports: full XML (v1 or v2, as hwloc 2.9 loads them) and
+/// hwloc topology diffs (`<topologydiff refname="node001.xml">`) applied to
+/// their reference host with hwloc's diff API. load_host_exports may be
+/// called from several threads at once; it costs O(the files' size) plus
+/// hwloc's load of each export and throws std::bad_alloc besides what it
+/// says.
 #pragma once
 
 #include "nettopo/hwloc/hwloc_source.hpp"
@@ -14,35 +18,41 @@ namespace nettopo {
 
 class HwlocSandbox; // hwloc_sandbox.hpp
 
-// How an export's host is named. automatic: the export's HostName, else the
-// file's stem ("node001.xml", "node003.diff.xml": node001, node003); exports
-// that claim one HostName are named after their files when their stems are
-// distinct host names (exports copied between hosts keep the HostName of
-// the host they were made on). export_name: the HostName (the stem only for
-// an export without one). file_name: the stem.
-enum class HostNaming : std::uint8_t { automatic, export_name, file_name };
-
-struct HostExportOptions {
-    HostNaming naming = HostNaming::automatic;
-    PuScope pu_scope = PuScope::whole_machine;
+/// How an export's host is named. automatic: the export's HostName, else the
+/// file's stem ("node001.xml", "node003.diff.xml": node001, node003); exports
+/// that claim one HostName are named after their files when their stems are
+/// distinct host names (exports copied between hosts keep the HostName of
+/// the host they were made on). export_name: the HostName (the stem only for
+/// an export without one). file_name: the stem.
+enum class HostNaming : std::uint8_t {
+    automatic,   ///< the HostName, else (or when claimed twice) the file's stem
+    export_name, ///< the HostName
+    file_name,   ///< the file's stem
 };
 
+/// How load_host_exports reads the exports.
+struct HostExportOptions {
+    HostNaming naming = HostNaming::automatic; ///< how a host is named
+    PuScope pu_scope = PuScope::whole_machine; ///< what of each machine is modelled
+};
+
+/// One host's export, loaded.
 struct HostExport {
-    std::string name; // as HostExportOptions::naming says
-    MachineTree tree;
-    std::string source;               // the file it came from
-    std::string export_hostname = {}; // the export's HostName info; empty if absent
-    AllowedPus allowed = {};          // the PUs the export allowed (all, unless made inside a job)
-    // Named after its file because another export claims the same HostName.
+    std::string name;                 ///< as HostExportOptions::naming says
+    MachineTree tree;                 ///< the host's tree
+    std::string source;               ///< the file it came from
+    std::string export_hostname = {}; ///< the export's HostName info; empty if absent
+    AllowedPus allowed = {}; ///< the PUs the export allowed (all, unless made inside a job)
+    /// Named after its file because another export claims the same HostName.
     bool renamed = false;
 };
 
-// `paths`: files and directories (every *.xml inside, sorted by name). A diff's
-// reference is looked up beside it by its refname. Every file is parsed as XML
-// in this thread; hwloc's work (loading an export, applying a diff) runs in
-// this thread too, or through `sandbox` if given, once per file
-// (hwloc_sandbox.hpp). Errors are InputError naming the file. Two exports the
-// naming rule gives one host name are an InputError naming both files.
+/// `paths`: files and directories (every *.xml inside, sorted by name). A diff's
+/// reference is looked up beside it by its refname. Every file is parsed as XML
+/// in this thread; hwloc's work (loading an export, applying a diff) runs in
+/// this thread too, or through `sandbox` if given, once per file
+/// (hwloc_sandbox.hpp). Errors are InputError naming the file. Two exports the
+/// naming rule gives one host name are an InputError naming both files.
 std::vector<HostExport> load_host_exports(const std::vector<std::string>& paths,
                                           const HwlocSandbox* sandbox = nullptr,
                                           const HostExportOptions& options = {});

@@ -1,5 +1,6 @@
-// A machine type: one tree shared by every identical host, the node level
-// chosen inside it, and the latencies between PUs that meet at each level.
+/// \file
+/// A machine type: one tree shared by every identical host, the node level
+/// chosen inside it, and the latencies between PUs that meet at each level.
 #pragma once
 
 #include "nettopo/tree/lca.hpp"
@@ -13,90 +14,112 @@
 
 namespace nettopo {
 
-// Latency in nanoseconds between two PUs whose deepest common object has the
-// given type. Defaults (documented in share/doc/model.md) are orders of
-// magnitude of a current x86 server, not measurements of any one.
+/// Latency in nanoseconds between two PUs whose deepest common object has the
+/// given type. Defaults (documented in share/doc/model.md) are orders of
+/// magnitude of a current x86 server, not measurements of any one.
+/// A value: O(1) calls, thread-safe on distinct objects, nothing thrown.
 struct LevelLatencies {
-    std::array<double, object_type_count> ns{};
+    std::array<double, object_type_count> ns{}; ///< indexed by ObjectType
 
+    /// The defaults of share/doc/model.md.
     static LevelLatencies defaults();
+    /// The latency of level `t`.
     double operator[](ObjectType t) const { return ns[static_cast<std::size_t>(t)]; }
+    /// The latency of level `t`, to set it.
     double& operator[](ObjectType t) { return ns[static_cast<std::size_t>(t)]; }
-    bool operator==(const LevelLatencies&) const = default;
+    bool operator==(const LevelLatencies&) const = default; ///< all levels equal
 };
 
-// Which objects group PUs into nodes. Unset means automatic: the deepest data
-// cache shared by more than one core, else the core itself. NUMANode means
-// "the PUs local to one NUMA node".
+/// Which objects group PUs into nodes. Unset means automatic: the deepest data
+/// cache shared by more than one core, else the core itself. NUMANode means
+/// "the PUs local to one NUMA node".
 struct NodeLevel {
-    std::optional<ObjectType> type;
-    bool operator==(const NodeLevel&) const = default;
+    std::optional<ObjectType> type;                    ///< unset: automatic
+    bool operator==(const NodeLevel&) const = default; ///< same request
 };
 
-// Reads a node level as users write it ("auto", "l3", "core", "numa", ...);
-// nullopt if the text names none. One rule for every reader and tool.
+/// Reads a node level as users write it ("auto", "l3", "core", "numa", ...);
+/// nullopt if the text names none. One rule for every reader and tool.
+/// O(length), thread-safe, throws nothing.
 std::optional<NodeLevel> node_level_from(std::string_view text);
+/// The words node_level_from reads, for messages.
 inline constexpr std::string_view node_level_choices =
     "auto, l1..l5, core, package, die, group, numa, pu or machine";
 
+/// One machine type (see the file's comment), shared by every machine of it.
+/// \threads Immutable once made: const calls from several threads at once are safe.
+/// \cost Every query is O(1) and allocates nothing but signature(); making
+/// one is O(tree size) (it builds the CombinLca, the node tables and the
+/// latency per object). Nothing throws but std::bad_alloc.
 class MachineType {
 public:
+    /// A type from a tree: resolves the node level `requested` in it (the
+    /// automatic choice when unset, a fallback for PUs below no object of
+    /// that level) and builds its tables.
     MachineType(std::string description, MachineTree tree, NodeLevel requested,
                 LevelLatencies latencies);
 
-    // Where the type came from: a synthetic description or a source file name.
+    /// Where the type came from: a synthetic description or a source file name.
     const std::string& description() const { return description_; }
+    /// The machine's tree.
     const MachineTree& tree() const { return tree_; }
+    /// The latencies by level, as given.
     const LevelLatencies& latencies() const { return latencies_; }
+    /// The node level asked for (unset: automatic).
     const NodeLevel& requested_node_level() const { return requested_; }
-    // The level the nodes actually use (resolved from the request).
+    /// The level the nodes actually use (resolved from the request).
     ObjectType node_type() const { return node_type_; }
 
+    /// PUs of one machine.
     std::uint32_t num_pus() const { return num_pus_; }
+    /// Nodes of one machine.
     std::uint32_t num_nodes() const { return static_cast<std::uint32_t>(node_objects_.size()); }
+    /// The node (0..num_nodes()-1) of PU `pu` (a logical index).
     std::uint32_t node_of_pu(std::uint32_t pu) const { return node_of_pu_[pu]; }
-    // The object whose PUs form the node (for NUMA nodes: the NUMA node's locality).
+    /// The object whose PUs form the node (for NUMA nodes: the NUMA node's locality).
     ObjectId node_object(std::uint32_t node) const { return node_objects_[node]; }
-    // PUs below no object of the node level (local to no NUMA node): each
-    // core of theirs is a node (each PU without a core), a fallback that
-    // summaries report.
+    /// PUs below no object of the node level (local to no NUMA node): each
+    /// core of theirs is a node (each PU without a core), a fallback that
+    /// summaries report.
     std::uint32_t pus_outside_node_level() const { return pus_outside_node_level_; }
 
-    // Latency between two PUs (logical indexes) of one machine of this type: 0
-    // for the same PU, else that of the level where they meet. A level is never
-    // reported closer than a level below it (the table is made monotone).
+    /// Latency between two PUs (logical indexes) of one machine of this type: 0
+    /// for the same PU, else that of the level where they meet. A level is never
+    /// reported closer than a level below it (the table is made monotone).
     double latency_between(std::uint32_t pu_a, std::uint32_t pu_b) const;
-    // The deepest object holding both PUs (logical indexes), by CombinACMP:
-    // O(1), no parent walk. The same PU twice gives that PU.
+    /// The deepest object holding both PUs (logical indexes), by CombinACMP:
+    /// O(1), no parent walk. The same PU twice gives that PU.
     ObjectId common_ancestor(std::uint32_t pu_a, std::uint32_t pu_b) const {
         return lca_.query(pu_a, pu_b);
     }
+    /// The type's common-ancestor structure.
     const CombinLca& lca() const { return lca_; }
 
-    // x % num_pus() for any 32-bit x by two multiplications instead of a
-    // division (Lemire, Kaser, Kurz, "Faster remainder by direct computation",
-    // 2019): the PE -> PU step of the cluster's proximity queries.
+    /// x % num_pus() for any 32-bit x by two multiplications instead of a
+    /// division (Lemire, Kaser, Kurz, "Faster remainder by direct computation",
+    /// 2019): the PE -> PU step of the cluster's proximity queries.
     std::uint32_t pu_of_offset(std::uint32_t x) const {
         __extension__ typedef unsigned __int128 u128;
         return static_cast<std::uint32_t>((u128(pus_magic_ * x) * num_pus()) >> 64);
     }
 
-    // Equal types are merged by the cluster builder.
+    /// A text equal for equal types (tree, node level, latencies): the cluster
+    /// builder merges types by it. O(tree size); allocates.
     std::string signature() const;
 
 private:
     std::string description_;
     MachineTree tree_;
-    CombinLca lca_;               // built once from tree_
-    std::uint64_t pus_magic_ = 0; // 2^64 / num_pus rounded up, mod 2^64
-    std::uint32_t num_pus_ = 0;   // tree_.num_pus(), one load away for proximity
+    CombinLca lca_;               ///< built once from tree_
+    std::uint64_t pus_magic_ = 0; ///< 2^64 / num_pus rounded up, mod 2^64
+    std::uint32_t num_pus_ = 0;   ///< tree_.num_pus(), one load away for proximity
     NodeLevel requested_;
     LevelLatencies latencies_;
     ObjectType node_type_ = ObjectType::PU;
     std::vector<std::uint32_t> node_of_pu_;
     std::vector<ObjectId> node_objects_;
     std::uint32_t pus_outside_node_level_ = 0;
-    std::vector<double> meet_latency_ns_; // per object, monotone towards the root
+    std::vector<double> meet_latency_ns_; ///< per object, monotone towards the root
 };
 
 } // namespace nettopo

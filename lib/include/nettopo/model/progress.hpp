@@ -1,7 +1,8 @@
-// Progress of long work (reading or writing millions of machines). Readers
-// and writers report to a Progress they are given; nothing is reported when
-// none is. The library draws nothing itself: the tools' TerminalProgress
-// (tools/common/terminal_progress.hpp) draws on a terminal.
+/// \file
+/// Progress of long work (reading or writing millions of machines). Readers
+/// and writers report to a Progress they are given; nothing is reported when
+/// none is. The library draws nothing itself: the tools' TerminalProgress
+/// (tools/common/terminal_progress.hpp) draws on a terminal.
 #pragma once
 
 #include <cstdint>
@@ -10,22 +11,29 @@
 
 namespace nettopo {
 
+/// What a long call reports its progress to; a program implements it.
+/// \threads The library calls a Progress from the thread that made the call
+/// it was given to; the implementation decides whether it may be shared.
+/// \cost Called at most every few tens of thousands of units (ProgressTicker).
 class Progress {
 public:
-    virtual ~Progress() = default;
-    // `done` out of `total` units (bytes, links, ...) of the named stage.
+    virtual ~Progress() = default; ///< a Progress is owned by the program
+    /// `done` out of `total` units (bytes, links, ...) of the named stage.
     virtual void update(std::string_view stage, std::uint64_t done, std::uint64_t total) = 0;
-    // The work is over: erase what was drawn.
+    /// The work is over: erase what was drawn.
     virtual void finish() = 0;
 };
 
-// Calls progress->update at most every `step` units, so hot loops pay one
-// comparison per item.
+/// Calls progress->update at most every `step` units, so hot loops pay one
+/// comparison per item. One thread at a time; throws what the Progress throws.
 class ProgressTicker {
 public:
+    /// Reports stage `stage` of `total` units to `progress` (nothing when null);
+    /// `stage` must outlive the ticker.
     ProgressTicker(Progress* progress, std::string_view stage, std::uint64_t total,
                    std::uint64_t step = 1 << 16)
         : progress_(progress), stage_(stage), total_(total), step_(step) {}
+    /// `done` units are done: reports when `step` more than at the last report.
     void operator()(std::uint64_t done) {
         if (progress_ && done >= next_) {
             progress_->update(stage_, done, total_);

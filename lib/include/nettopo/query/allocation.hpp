@@ -1,6 +1,9 @@
-// Queries about a job's allocation (model/job_view.hpp) that need the
-// network: how far it spreads (the check "does my job sit under one
-// switch?") and the nearest PEs within it.
+/// \file
+/// Queries about a job's allocation (model/job_view.hpp) that need the
+/// network: how far it spreads (the check "does my job sit under one
+/// switch?") and the nearest PEs within it. Both calls are thread-safe on
+/// one const view (nearest_in_view uses the engine given, one thread at a
+/// time) and throw only std::bad_alloc.
 #pragma once
 
 #include "nettopo/model/job_view.hpp"
@@ -12,29 +15,32 @@
 
 namespace nettopo {
 
+/// How far an allocation spreads over the network (summarize_allocation).
 struct AllocationSummary {
-    std::uint32_t hosts = 0, pes = 0, nodes = 0;
-    // Switches a host of the allocation is cabled to.
+    std::uint32_t hosts = 0; ///< machines of the allocation
+    std::uint32_t pes = 0;   ///< their PEs
+    std::uint32_t nodes = 0; ///< their nodes
+    /// Switches a host of the allocation is cabled to.
     std::uint32_t leaf_switches = 0;
-    // Switches on some shortest (fewest hops) path between two of its hosts,
-    // leaf switches included: 1 for a job under one switch.
+    /// Switches on some shortest (fewest hops) path between two of its hosts,
+    /// leaf switches included: 1 for a job under one switch.
     std::uint32_t switches = 0;
-    // Largest hop count between two of its hosts (0 for one host); nullopt
-    // when two of them do not reach each other.
+    /// Largest hop count between two of its hosts (0 for one host); nullopt
+    /// when two of them do not reach each other.
     std::optional<std::uint32_t> max_hops;
-    std::uint64_t unreachable_pairs = 0; // unordered host pairs with no path
+    std::uint64_t unreachable_pairs = 0; ///< unordered host pairs with no path
 };
 
-// One breadth-first search per host, stopped once every host is reached,
-// then one backward sweep over what it reached: O(hosts x (V + E)) at worst,
-// far less for an allocation under a few switches. Paths respect
-// forwarding (model/network.hpp).
+/// One breadth-first search per host, stopped once every host is reached,
+/// then one backward sweep over what it reached: O(hosts x (V + E)) at worst,
+/// far less for an allocation under a few switches. Paths respect
+/// forwarding (model/network.hpp).
 AllocationSummary summarize_allocation(const JobView& view);
 
-// The k PEs of the allocation closest to p (p excluded; p may be outside
-// it), by QueryEngine::distance, ties broken by view PE id; the PEs
-// returned are cluster PEs. Fewer than k when fewer are reachable. Asks
-// the engine one distance per allocation machine.
+/// The k PEs of the allocation closest to p (p excluded; p may be outside
+/// it), by QueryEngine::distance, ties broken by view PE id; the PEs
+/// returned are cluster PEs. Fewer than k when fewer are reachable. Asks
+/// the engine one distance per allocation machine.
 std::vector<NearPe> nearest_in_view(QueryEngine& engine, const JobView& view, PeId p,
                                     std::uint32_t k);
 

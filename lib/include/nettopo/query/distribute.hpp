@@ -1,35 +1,38 @@
-// Spreading N processes over an allocation along the hierarchy: leaf
-// switches, hosts, then each host's tree (packages, caches, cores, PUs), as
-// hwloc-distrib does inside one machine and Open MPI's --map-by across nodes.
-//
-// The hierarchy seen from the allocation: the hosts are grouped by their leaf
-// switch (the lowest-numbered switch the host is cabled to; groups in the
-// order their first host appears in the allocation, hosts in allocation
-// order inside a group). A host cabled to no switch (a direct network:
-// torus, mesh, hypercube, where hosts are the routers) is a group of its own,
-// so there the hosts are spread in allocation order, not by hop distance.
-//
-// Scatter (hwloc_distrib() of hwloc 2's helper.h, generalised upwards): the
-// ranks are divided among the groups in proportion to their PU count, each
-// share among the group's hosts by their PU count, and so on down each
-// host's tree; a child of weight w after children of total weight g gets
-//     ceil((g + w) N / W) - ceil(g N / W)
-// ranks of the parent's N (W: the parent's weight). A child given one rank
-// takes it on its first PU (the PU of lowest OS index below it, the PU
-// hwloc-distrib --single prints; lowest logical index when the OS indexes
-// are unknown); a PU given several ranks takes them all. Inside a host, a
-// child given no rank adds its PUs to the previous rank's set, as
-// hwloc_distrib does, so that rank moves to the child's first PU when its
-// OS index is lower (on machines with holes in their numbering only; the
-// placement then equals hwloc-distrib --single's). So ranks are as far
-// apart as the tree allows, consecutive ranks share the deepest subtree that
-// holds several, and with more ranks than PUs each PU runs floor(N/P) or
-// ceil(N/P) consecutive ranks, exactly as hwloc-distrib wraps.
-//
-// Compact: the PUs in order (groups, hosts, each host's PUs in logical
-// order, i.e. closest first), the first N % P of them taking
-// floor(N/P) + 1 consecutive ranks, the others floor(N/P); with N <= P rank
-// r runs on the r-th PU.
+/// \file
+/// Spreading N processes over an allocation along the hierarchy: leaf
+/// switches, hosts, then each host's tree (packages, caches, cores, PUs), as
+/// hwloc-distrib does inside one machine and Open MPI's --map-by across nodes.
+///
+/// The hierarchy seen from the allocation: the hosts are grouped by their leaf
+/// switch (the lowest-numbered switch the host is cabled to; groups in the
+/// order their first host appears in the allocation, hosts in allocation
+/// order inside a group). A host cabled to no switch (a direct network:
+/// torus, mesh, hypercube, where hosts are the routers) is a group of its own,
+/// so there the hosts are spread in allocation order, not by hop distance.
+///
+/// Scatter (hwloc_distrib() of hwloc 2's helper.h, generalised upwards): the
+/// ranks are divided among the groups in proportion to their PU count, each
+/// share among the group's hosts by their PU count, and so on down each
+/// host's tree; a child of weight w after children of total weight g gets
+///     ceil((g + w) N / W) - ceil(g N / W)
+/// ranks of the parent's N (W: the parent's weight). A child given one rank
+/// takes it on its first PU (the PU of lowest OS index below it, the PU
+/// hwloc-distrib --single prints; lowest logical index when the OS indexes
+/// are unknown); a PU given several ranks takes them all. Inside a host, a
+/// child given no rank adds its PUs to the previous rank's set, as
+/// hwloc_distrib does, so that rank moves to the child's first PU when its
+/// OS index is lower (on machines with holes in their numbering only; the
+/// placement then equals hwloc-distrib --single's). So ranks are as far
+/// apart as the tree allows, consecutive ranks share the deepest subtree that
+/// holds several, and with more ranks than PUs each PU runs floor(N/P) or
+/// ceil(N/P) consecutive ranks, exactly as hwloc-distrib wraps.
+///
+/// Compact: the PUs in order (groups, hosts, each host's PUs in logical
+/// order, i.e. closest first), the first N % P of them taking
+/// floor(N/P) + 1 consecutive ranks, the others floor(N/P); with N <= P rank
+/// r runs on the r-th PU.
+///
+/// Every call here is thread-safe on one const cluster.
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
@@ -41,24 +44,28 @@
 
 namespace nettopo {
 
-enum class DistributePolicy : std::uint8_t { Scatter, Compact };
+/// How distribute spreads the ranks.
+enum class DistributePolicy : std::uint8_t {
+    Scatter, ///< as far apart as the hierarchy allows (hwloc-distrib)
+    Compact, ///< PU after PU, closest first
+};
 
-// "scatter", "compact"; ValueError otherwise.
+/// "scatter", "compact"; ValueError otherwise. O(1).
 DistributePolicy parse_distribute_policy(std::string_view text);
 
-// Most ranks one call places (the output has one entry per rank).
+/// Most ranks one call places (the output has one entry per rank).
 inline constexpr std::uint64_t max_distributed_ranks = 100'000'000;
 
-// The PE (a PU of one host; the host is cluster.machine_of) of each rank
-// 0..ranks-1 over the machines of `allocation` (its order matters, see
-// above; the whole cluster is every machine in id order). Throws UsageError
-// for 0 ranks, more than max_distributed_ranks, an empty allocation or a
-// machine given twice. O(N + the allocation's PUs + its hosts' links), plus
-// clearing one flag per cluster machine and one group id per switch.
+/// The PE (a PU of one host; the host is cluster.machine_of) of each rank
+/// 0..ranks-1 over the machines of `allocation` (its order matters, see
+/// above; the whole cluster is every machine in id order). Throws UsageError
+/// for 0 ranks, more than max_distributed_ranks, an empty allocation or a
+/// machine given twice. O(N + the allocation's PUs + its hosts' links), plus
+/// clearing one flag per cluster machine and one group id per switch.
 std::vector<PeId> distribute(const Cluster& cluster, std::span<const MachineId> allocation,
                              std::uint64_t ranks, DistributePolicy policy);
 
-// The whole cluster as an allocation: every machine in id order.
+/// The whole cluster as an allocation: every machine in id order. O(M); allocates.
 std::vector<MachineId> all_machines(const Cluster& cluster);
 
 } // namespace nettopo

@@ -1,7 +1,9 @@
-// A set of CPUs (PU OS indexes) written as the binding tools read it:
-// a list "0-3,8" (taskset -c, numactl -C, hwloc-bind --cpuset-list style
-// of hwloc-calc --po), or hwloc's hex mask "0x000000ff" (hwloc-calc's
-// cpuset output, hwloc-bind's argument).
+/// \file
+/// A set of CPUs (PU OS indexes) written as the binding tools read it:
+/// a list "0-3,8" (taskset -c, numactl -C, hwloc-bind --cpuset-list style
+/// of hwloc-calc --po), or hwloc's hex mask "0x000000ff" (hwloc-calc's
+/// cpuset output, hwloc-bind's argument). Both calls are thread-safe, O(n log n)
+/// for n indexes, and throw only std::bad_alloc.
 #pragma once
 
 #include <cstdint>
@@ -10,15 +12,15 @@
 
 namespace nettopo {
 
-// Ascending, duplicates folded, runs of consecutive indexes as "a-b":
-// {8, 0, 1, 2, 3} -> "0-3,8". Empty for an empty set.
+/// Ascending, duplicates folded, runs of consecutive indexes as "a-b":
+/// {8, 0, 1, 2, 3} -> "0-3,8". Empty for an empty set.
 std::string format_cpu_list(std::span<const std::uint32_t> os_indexes);
 
-// hwloc_bitmap_snprintf's format: 32-bit groups from the highest non-zero
-// one down to bit 0, each "0x%08x", a zero group below the highest written
-// as nothing between its commas ({0, 64} -> "0x00000001,,0x00000001")
-// except the lowest, written "0x0" ({32} -> "0x00000001,0x0"); "0x0" for an
-// empty set.
+/// hwloc_bitmap_snprintf's format: 32-bit groups from the highest non-zero
+/// one down to bit 0, each "0x%08x", a zero group below the highest written
+/// as nothing between its commas ({0, 64} -> "0x00000001,,0x00000001")
+/// except the lowest, written "0x0" ({32} -> "0x00000001,0x0"); "0x0" for an
+/// empty set.
 std::string format_cpu_mask(std::span<const std::uint32_t> os_indexes);
 
 } // namespace nettopo

@@ -1,9 +1,12 @@
-// Host files as job launchers write and read them: one host a line, as
-// mpirun's --hostfile and $PBS_NODEFILE hold them. Open MPI's lines
-// ("node01 slots=4 max_slots=8") keep their first word; '#' starts a
-// comment; blank lines are skipped. PBS_NODEFILE names a host once per
-// slot: a host named again is dropped, so the result is the hosts in the
-// order of their first line.
+/// \file
+/// Host files as job launchers write and read them: one host a line, as
+/// mpirun's --hostfile and $PBS_NODEFILE hold them. Open MPI's lines
+/// ("node01 slots=4 max_slots=8") keep their first word; '#' starts a
+/// comment; blank lines are skipped. PBS_NODEFILE names a host once per
+/// slot: a host named again is dropped, so the result is the hosts in the
+/// order of their first line. Both calls are thread-safe (each reads its own
+/// stream), O(n log n) for n lines, and throw std::bad_alloc besides what
+/// they say.
 #pragma once
 
 #include <istream>
@@ -12,11 +15,11 @@
 
 namespace nettopo {
 
-// InputError naming `source` and the line for a line whose first word is
-// not a host name (a word with '=' in it). Empty when the file names no host.
+/// InputError naming `source` and the line for a line whose first word is
+/// not a host name (a word with '=' in it). Empty when the file names no host.
 std::vector<std::string> read_hostfile(std::istream& in, const std::string& source);
 
-// Keeps the first occurrence of each name, in order (O(n log n)).
+/// Keeps the first occurrence of each name, in order (O(n log n)).
 std::vector<std::string> first_occurrences(std::vector<std::string> names);
 
 } // namespace nettopo

@@ -1,6 +1,7 @@
-// The inside of one machine: an hwloc-like tree stored as flat arrays in
-// depth-first pre-order, so the PUs below any object form one contiguous
-// range of logical PU indexes (as hwloc's logical order does).
+/// \file
+/// The inside of one machine: an hwloc-like tree stored as flat arrays in
+/// depth-first pre-order, so the PUs below any object form one contiguous
+/// range of logical PU indexes (as hwloc's logical order does).
 #pragma once
 
 #include "nettopo/support/ids.hpp"
@@ -15,122 +16,145 @@
 
 namespace nettopo {
 
+/// The OS index of an object whose source gives none.
 inline constexpr std::uint32_t unknown_os_index = 0xffffffffu;
 
-// Deepest tree accepted: the declared nesting limit (support/limits.hpp).
-// Real machines have about a dozen levels; the cap keeps every recursive
-// walk (writer, show, hwloc conversion) within the stack whatever a
-// malformed file nests.
+/// Deepest tree accepted: the declared nesting limit (support/limits.hpp).
+/// Real machines have about a dozen levels; the cap keeps every recursive
+/// walk (writer, show, hwloc conversion) within the stack whatever a
+/// malformed file nests.
 inline constexpr std::uint32_t max_tree_depth = max_nesting_depth;
 
-// Two depths: `depth` counts the object's ancestors (the common-ancestor
-// structures climb by it); `level_depth` is the depth of its level as hwloc
-// numbers levels (hwloc-info, lstopo), the same for every object of a type
-// whatever its branch: on a hybrid CPU a P-core's PU and an E-core's PU sit
-// at one level, though one has an L2 of its own and the other shares one.
+/// Two depths: `depth` counts the object's ancestors (the common-ancestor
+/// structures climb by it); `level_depth` is the depth of its level as hwloc
+/// numbers levels (hwloc-info, lstopo), the same for every object of a type
+/// whatever its branch: on a hybrid CPU a P-core's PU and an E-core's PU sit
+/// at one level, though one has an L2 of its own and the other shares one.
 struct TreeObject {
-    ObjectType type;
-    std::uint32_t depth;         // ancestors above it: 0 for the root Machine
-    ObjectId parent;             // invalid for the root
-    std::uint32_t os_index;      // unknown_os_index when the source has none
-    std::uint64_t size_bytes;    // cache size; 0 when unknown or not a cache
-    std::uint32_t level_depth;   // hwloc's depth of its level (0 for the root)
-    std::uint32_t logical_index; // rank in its level over the whole machine, as hwloc's
-    std::uint32_t first_pu;      // PUs below: [first_pu, first_pu + pu_count)
-    std::uint32_t pu_count;
-    std::uint32_t subtree_end; // objects below: (id, subtree_end) in pre-order
+    ObjectType type;             ///< what the object is
+    std::uint32_t depth;         ///< ancestors above it: 0 for the root Machine
+    ObjectId parent;             ///< invalid for the root
+    std::uint32_t os_index;      ///< unknown_os_index when the source has none
+    std::uint64_t size_bytes;    ///< cache size; 0 when unknown or not a cache
+    std::uint32_t level_depth;   ///< hwloc's depth of its level (0 for the root)
+    std::uint32_t logical_index; ///< rank in its level over the whole machine, as hwloc's
+    std::uint32_t first_pu;      ///< PUs below: [first_pu, first_pu + pu_count)
+    std::uint32_t pu_count;      ///< how many PUs are below (itself, for a PU)
+    std::uint32_t subtree_end;   ///< objects below: (id, subtree_end) in pre-order
 };
 
-// NUMA nodes and memory-side caches are not ancestors of PUs (hwloc 2): they
-// hang off a CPU-side object, their locality.
+/// NUMA nodes and memory-side caches are not ancestors of PUs (hwloc 2): they
+/// hang off a CPU-side object, their locality.
 struct MemoryObject {
-    ObjectType type;
-    ObjectId parent;
-    std::uint32_t os_index;
-    std::uint64_t size_bytes; // local memory of a NUMA node, size of a memory-side cache
-    // Rank among the memory objects of its type, as hwloc numbers them: the
-    // memory of an object's children before its own.
+    ObjectType type;          ///< NUMANode or MemCache
+    ObjectId parent;          ///< its locality, a CPU-side object
+    std::uint32_t os_index;   ///< unknown_os_index when the source has none
+    std::uint64_t size_bytes; ///< local memory of a NUMA node, size of a memory-side cache
+    /// Rank among the memory objects of its type, as hwloc numbers them: the
+    /// memory of an object's children before its own.
     std::uint32_t logical_index;
 };
 
+/// One machine's tree (see the file's comment), made by MachineTree::Builder,
+/// the hwloc adapter or tree_from_signature.
+/// \threads Immutable once made: const calls from several threads at once are safe.
+/// \cost Accessors are O(1) and allocate nothing (precondition: ids in
+/// range); common_ancestor is O(height), count O(levels); level_name,
+/// level_name_at and signature allocate the string. Nothing throws but
+/// std::bad_alloc.
 class MachineTree {
 public:
     class Builder;
 
+    /// Objects of the tree (CPU side, PUs included; memory objects apart).
     std::size_t num_objects() const { return objects_.size(); }
+    /// Object `id`.
     const TreeObject& object(ObjectId id) const { return objects_[id.value]; }
+    /// All objects, in depth-first pre-order (the root first).
     std::span<const TreeObject> objects() const { return objects_; }
+    /// The children of object `id`, in order.
     std::span<const ObjectId> children(ObjectId id) const;
+    /// The memory objects (NUMA nodes, memory-side caches).
     std::span<const MemoryObject> memory() const { return memory_; }
 
+    /// PUs of the machine.
     std::uint32_t num_pus() const { return static_cast<std::uint32_t>(pus_.size()); }
-    // The PU with this logical index (0..num_pus-1).
+    /// The PU with this logical index (0..num_pus-1).
     ObjectId pu(std::uint32_t logical) const { return pus_[logical]; }
+    /// How many objects of type `type` (memory objects included).
     std::uint32_t count(ObjectType type) const;
 
-    // Deepest object that contains both (the Ascend algorithm: climb the deeper
-    // one, then both, until they meet).
+    /// Deepest object that contains both (the Ascend algorithm: climb the deeper
+    /// one, then both, until they meet).
     ObjectId common_ancestor(ObjectId a, ObjectId b) const;
 
-    // hwloc's levels: level_depth 0 (the Machine) to num_levels() - 1 (the
-    // PUs), each holding the objects of one type (Groups: of one Group depth).
+    /// hwloc's levels: level_depth 0 (the Machine) to num_levels() - 1 (the
+    /// PUs), each holding the objects of one type (Groups: of one Group depth).
     std::uint32_t num_levels() const { return static_cast<std::uint32_t>(level_types_.size()); }
+    /// The type of the objects of level `level_depth`.
     ObjectType level_type(std::uint32_t level_depth) const { return level_types_[level_depth]; }
-    // Objects in a level, numbered by logical index 0..level_size-1.
+    /// Objects in a level, numbered by logical index 0..level_size-1.
     std::uint32_t level_size(std::uint32_t level_depth) const { return level_sizes_[level_depth]; }
 
-    // The level's name as lstopo prints it: the type, except that the levels
-    // of Groups are Group0, Group1, ... from the root down.
+    /// The level's name as lstopo prints it: the type, except that the levels
+    /// of Groups are Group0, Group1, ... from the root down.
     std::string level_name(ObjectId id) const;
+    /// As level_name, for a level given by its depth.
     std::string level_name_at(std::uint32_t level_depth) const;
 
-    // Canonical text of the structure, equal for equal trees; used to share one
-    // machine type between identical hosts. It holds everything the tree is
-    // built from, so tree_from_signature() reads it back (a tree travels as
-    // its signature between processes of one build). The binary image keeps
-    // machine types as their signatures: a change of this text is a change of
-    // the image format and raises image_version (formats/image.hpp); a test
-    // pins the text of version 1.
+    /// Canonical text of the structure, equal for equal trees; used to share one
+    /// machine type between identical hosts. It holds everything the tree is
+    /// built from, so tree_from_signature() reads it back (a tree travels as
+    /// its signature between processes of one build). The binary image keeps
+    /// machine types as their signatures: a change of this text is a change of
+    /// the image format and raises image_version (formats/image.hpp); a test
+    /// pins the text of version 1.
     std::string signature() const;
 
+    /// Same objects with the same attributes, in the same order.
     bool operator==(const MachineTree&) const;
 
 private:
-    // Fills level_depth, logical_index and the level arrays (Builder::finish).
+    /// Fills level_depth, logical_index and the level arrays (Builder::finish).
     static void number_levels(MachineTree& t);
-    // Fills MemoryObject::logical_index (Builder::finish, after subtree_end).
+    /// Fills MemoryObject::logical_index (Builder::finish, after subtree_end).
     static void number_memory(MachineTree& t);
 
     std::vector<TreeObject> objects_;
-    std::vector<std::uint32_t> child_offsets_; // CSR over objects_
+    std::vector<std::uint32_t> child_offsets_; ///< CSR over objects_
     std::vector<ObjectId> child_ids_;
     std::vector<ObjectId> pus_;
     std::vector<MemoryObject> memory_;
-    std::vector<ObjectType> level_types_;    // per level_depth
-    std::vector<std::uint32_t> level_sizes_; // per level_depth
+    std::vector<ObjectType> level_types_;    ///< per level_depth
+    std::vector<std::uint32_t> level_sizes_; ///< per level_depth
 };
 
-// The tree whose signature() this is: equal (operator==) to the tree that
-// wrote it. Throws InputError when the text is not such a signature (a bad
-// number, an unknown type, a shape MachineTree::Builder refuses).
+/// The tree whose signature() this is: equal (operator==) to the tree that
+/// wrote it. Throws InputError when the text is not such a signature (a bad
+/// number, an unknown type, a shape MachineTree::Builder refuses).
+/// O(length); thread-safe.
 MachineTree tree_from_signature(std::string_view signature);
 
-// Builds a tree from objects given in depth-first pre-order (each object after
-// its parent and after the whole subtree of its previous sibling).
+/// Builds a tree from objects given in depth-first pre-order (each object after
+/// its parent and after the whole subtree of its previous sibling).
+/// One thread at a time; add and add_memory are amortised O(1), finish() is
+/// O(objects).
 class MachineTree::Builder {
 public:
-    // Returns the new object's id. The first object must be the Machine root.
+    /// Returns the new object's id. The first object must be the Machine root.
+    /// Throws InputError when the order or the depth (max_tree_depth) is broken.
     ObjectId add(ObjectType type, ObjectId parent, std::uint32_t os_index = unknown_os_index,
                  std::uint64_t size_bytes = 0);
+    /// Adds a memory object (NUMANode or MemCache) below CPU-side `parent`.
     void add_memory(ObjectType type, ObjectId parent, std::uint32_t os_index,
                     std::uint64_t size_bytes);
-    // Checks the shape (one root, PUs have no children, every object has a PU
-    // or memory below it) and computes the derived arrays. Throws InputError.
+    /// Checks the shape (one root, PUs have no children, every object has a PU
+    /// or memory below it) and computes the derived arrays. Throws InputError.
     MachineTree finish() &&;
 
 private:
     MachineTree tree_;
-    std::vector<ObjectId> open_; // current root-to-last path, to enforce pre-order
+    std::vector<ObjectId> open_; ///< current root-to-last path, to enforce pre-order
 };
 
 } // namespace nettopo

@@ -1,5 +1,6 @@
-// Object types of a machine tree, following hwloc 2. Only the CPU side and
-// memory (NUMA) objects are kept; I/O and Misc objects carry no proximity.
+/// \file
+/// Object types of a machine tree, following hwloc 2. Only the CPU side and
+/// memory (NUMA) objects are kept; I/O and Misc objects carry no proximity.
 #pragma once
 
 #include <array>
@@ -9,13 +10,14 @@
 
 namespace nettopo {
 
+/// The types of the objects of a machine tree, hwloc's, from the root down.
 enum class ObjectType : std::uint8_t {
     Machine,
     Package,
     Die,
     Group,
-    NUMANode, // memory child of a CPU-side object, never an ancestor of a PU
-    MemCache, // memory-side cache, memory child like NUMANode
+    NUMANode, ///< memory child of a CPU-side object, never an ancestor of a PU
+    MemCache, ///< memory-side cache, memory child like NUMANode
     L5,
     L4,
     L3,
@@ -28,18 +30,22 @@ enum class ObjectType : std::uint8_t {
     PU,
 };
 
+/// Number of ObjectType values.
 inline constexpr std::size_t object_type_count = static_cast<std::size_t>(ObjectType::PU) + 1;
 
-// Name as lstopo prints it ("Package", "L3", "PU").
+/// Name as lstopo prints it ("Package", "L3", "PU"). O(1), thread-safe, throws nothing.
 std::string_view to_string(ObjectType type);
 
-// Accepts hwloc's names and the abbreviations of hwloc synthetic descriptions,
-// case-insensitively: "pack", "socket", "l3", "L3Cache", "numa", "node", ...
+/// Accepts hwloc's names and the abbreviations of hwloc synthetic descriptions,
+/// case-insensitively: "pack", "socket", "l3", "L3Cache", "numa", "node", ...
+/// nullopt for another word. O(length), thread-safe, throws nothing.
 std::optional<ObjectType> parse_object_type(std::string_view name);
 
+/// Whether `t` is a memory object (NUMANode, MemCache), never a PU's ancestor.
 constexpr bool is_memory(ObjectType t) {
     return t == ObjectType::NUMANode || t == ObjectType::MemCache;
 }
+/// Whether `t` is a CPU-side cache (L5..L1i).
 constexpr bool is_cache(ObjectType t) {
     return t >= ObjectType::L5 && t <= ObjectType::L1i;
 }

@@ -2,7 +2,7 @@
 #include "query/index/folded_core.hpp"
 
 #include "nettopo/query/network_search.hpp"
-#include "nettopo/support/csr_offsets.hpp"
+#include "nettopo/support/detail/csr_offsets.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>

@@ -23,7 +23,7 @@
 
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/query/distance_index.hpp"
-#include "nettopo/support/array_file.hpp"
+#include "nettopo/support/detail/array_file.hpp"
 
 #include <algorithm>
 #include <cstddef>

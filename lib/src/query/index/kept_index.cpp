@@ -1,6 +1,6 @@
 // Keeping a distance index in a file (kept_index.hpp): a record of the
 // network's checksum, one of the index's kind, then what the kind writes.
-#include "nettopo/query/kept_index.hpp"
+#include "nettopo/query/detail/kept_index.hpp"
 
 #include "nettopo/support/error.hpp"
 #include "query/index/closed_form_index.hpp"

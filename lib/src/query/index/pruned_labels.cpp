@@ -1,7 +1,7 @@
 // Pruned landmark labels (see pruned_labels.hpp).
 #include "query/index/pruned_labels.hpp"
 
-#include "nettopo/support/csr_offsets.hpp"
+#include "nettopo/support/detail/csr_offsets.hpp"
 #include "query/index/core_rows.hpp"
 
 #include <algorithm>

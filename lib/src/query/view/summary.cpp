@@ -2,7 +2,7 @@
 
 #include "nettopo/query/distance_plan.hpp"
 #include "nettopo/query/network_search.hpp"
-#include "nettopo/support/text.hpp"
+#include "nettopo/support/detail/text.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
 // Binary files made of checksummed arrays, read back in place (views into
 // a read-only mapping of the file) or copied into vectors: what nettopo's
 // binary image (formats/image.hpp) and a kept distance index
-// (query/kept_index.hpp) are written in.
+// (query/detail/kept_index.hpp) are written in.
 //
 // A file is a sequence of records: a 24-byte header (a four-letter tag, the
 // size of one element, the number of elements, a 64-bit hash of the bytes)

@@ -3,7 +3,7 @@
 // result, its learned class latencies), the dense table and the pruned
 // labels are kept; a row cache is not (it fills itself on demand).
 //
-// The records (support/array_file.hpp) start with the checksum of the
+// The records (support/detail/array_file.hpp) start with the checksum of the
 // network the index was built for (network_checksum): an index is read back
 // only for a network with that checksum. Reading checks every offset, count
 // and vertex id the index will use, so a damaged or crafted file is an
@@ -12,7 +12,7 @@
 
 #include "nettopo/model/cluster.hpp"
 #include "nettopo/query/distance_index.hpp"
-#include "nettopo/support/array_file.hpp"
+#include "nettopo/support/detail/array_file.hpp"
 
 #include <cstdint>
 #include <memory>
