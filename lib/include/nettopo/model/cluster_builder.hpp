@@ -115,14 +115,16 @@ public:
     MachineId add_machine(std::string_view name, TypeId type);
     /// Adds a switch; InputError for an empty name or past the limits.
     SwitchId add_switch(std::string_view name);
-    // A run of names: `prefix` followed by first_number, first_number + 1,
-    // ... (count names), each number zero-padded to `width` digits, as an
-    // archive's <machines>/<switches> range writes them. The same as count
-    // calls of add_machine (add_switch) with those names, same checks, same
-    // errors, but without making each name apart: an archive's million
-    // machines cost no million formatted strings (issue 25).
+    /// A run of names: `prefix` followed by first_number, first_number + 1,
+    /// ... (count names), each number zero-padded to `width` digits, as an
+    /// archive's `machines`/`switches` range elements write them. The same as count
+    /// calls of add_machine (add_switch) with those names, same checks, same
+    /// errors, but without making each name apart: an archive's million
+    /// machines cost no million formatted strings. O(count) amortised, no string
+    /// per name; InputError as add_machine.
     void add_machines(std::string_view prefix, std::uint64_t first_number, std::uint64_t count,
                       int width, TypeId type);
+    /// The same for a run of switches (add_switch's checks and errors).
     void add_switches(std::string_view prefix, std::uint64_t first_number, std::uint64_t count,
                       int width);
 
@@ -147,18 +149,18 @@ public:
     /// duplicates are checked by build().
     void add_link(Endpoint a, Endpoint b, double latency_ns, double bandwidth_gbps = 0,
                   std::uint32_t multiplicity = 1);
-    // What add_link checks of a link's values (latency, bandwidth, cables):
-    // InputError naming no file. For readers that check as they go.
+    /// What add_link checks of a link's values (latency, bandwidth, cables):
+    /// InputError naming no file. For readers that check as they go.
     static void check_link_values(double latency_ns, double bandwidth_gbps,
                                   std::uint32_t multiplicity);
-    // Links given by vertex id (machines 0..M-1, then switches), in
-    // declaration order, ends in the order written: for readers that know
-    // every machine before the links (an archive). Each link is checked as
-    // add_link checks it (InputError naming the link's index among all
-    // links). From then on no machine may be added (vertex ids of switches
-    // would move: Error), and add_link appends to the same list. Holding the
-    // links flat lets build() hand them to the network without a copy when
-    // they come sorted, as every archive writes them.
+    /// Links given by vertex id (machines 0..M-1, then switches), in
+    /// declaration order, ends in the order written: for readers that know
+    /// every machine before the links (an archive). Each link is checked as
+    /// add_link checks it (InputError naming the link's index among all
+    /// links). From then on no machine may be added (vertex ids of switches
+    /// would move: Error), and add_link appends to the same list. Holding the
+    /// links flat lets build() hand them to the network without a copy when
+    /// they come sorted, as every archive writes them.
     void add_links(std::vector<Link> links);
 
     /// Type `t` as added; std::out_of_range when there is none.
