@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <deque>
 #include <fmt/format.h>
+#include <numeric>
 
 namespace nettopo {
 
@@ -78,10 +80,15 @@ KnownLists gossip(Context& c, std::span<const std::uint8_t> starts, std::span<co
     // allocation per forward would cost page faults and cold caches.
     std::vector<std::shared_ptr<GossipList>> pool;
     std::vector<std::size_t> unused;
+    std::deque<std::size_t> handed; // pool entries handed out, oldest first
+    // Snapshots are freed about in the order they were handed out (two
+    // rounds later without delays), so the oldest are looked at until one
+    // is still held: a snapshot is looked at about once, not every round.
     auto collect_unused = [&] {
-        unused.clear();
-        for (std::size_t k = 0; k < pool.size(); ++k)
-            if (pool[k].use_count() == 1) unused.push_back(k);
+        while (!handed.empty() && pool[handed.front()].use_count() == 1) {
+            unused.push_back(handed.front());
+            handed.pop_front();
+        }
         // Pairs with the release of the last holder's decrement (other
         // threads' runtimes in the tests) before a snapshot is rewritten.
         std::atomic_thread_fence(std::memory_order_acquire);
@@ -109,6 +116,7 @@ KnownLists gossip(Context& c, std::span<const std::uint8_t> starts, std::span<co
                 list.count = 0;
                 for (std::uint64_t w : list.bits) list.count += std::popcount(w);
                 snapshot = pool[unused.back()];
+                handed.push_back(unused.back());
                 unused.pop_back();
             }
             for (std::uint32_t to : chosen) {
@@ -216,7 +224,14 @@ public:
         const std::span<const protocol::Message> delivered = net_->next_round();
         by_source_.resize(delivered.size());
         by_destination_.resize(delivered.size());
-        count_pass(delivered, by_source_, [&](std::size_t k) { return delivered[k].src; });
+        // Often (the gossip's rounds) already in source order: no first pass.
+        bool sorted = true;
+        for (std::size_t k = 1; k < delivered.size() && sorted; ++k)
+            sorted = delivered[k - 1].src <= delivered[k].src;
+        if (sorted)
+            std::iota(by_source_.begin(), by_source_.end(), 0u);
+        else
+            count_pass(delivered, by_source_, [&](std::size_t k) { return delivered[k].src; });
         count_pass(delivered, by_destination_,
                    [&](std::size_t k) { return delivered[by_source_[k]].dst; });
         in.clear();
