@@ -61,9 +61,9 @@ public:
         return {s, max(local)};
     }
     // One round: sends `out` (the local PEs' messages, which it may move
-    // from), then fills `in` with
-    // every message delivered to a local PE in this round, ordered by
-    // destination, then source, then the order its source sent them.
+    // from), then fills `in` with every message delivered to a local PE in
+    // this round, ordered by destination, then source, then the order its
+    // source sent them.
     // `waiting`: how many replies the local PEs wait for. Returns 0, runs no
     // round, at quiescence: no PE sent or waits and no message is in flight
     // (a runtime that loses or delays messages goes on while a PE waits, so
