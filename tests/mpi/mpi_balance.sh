@@ -3,10 +3,10 @@
 # Topo thesis' 12 PEs and, but under a sanitizer, on 32 PEs of a generated
 # torus (exit 0, a run that moves tasks):
 #  - NeighborLB's protocol (nettopo's neighbourhood and Charm++'s
-#    torus_nd_5) must end with the simulator's mapping and message count;
-#  - the gossip protocols' per-PE programs (grapevine, grapevine-6.8,
-#    packdrop, packdrop-sbac) must end with the mapping and message count of
-#    the same programs run in one process.
+#    torus_nd_5) and the gossip protocols' per-PE programs (grapevine,
+#    grapevine-6.8, packdrop, packdrop-sbac, which the simulator runs in one
+#    process) must end with the simulator's mapping, message count and
+#    migrations, exactly.
 # A job whose size is not the number of PEs, two strategies, a centralised
 # strategy or an unknown option is a usage error (exit 2) named by rank 0.
 #
@@ -33,8 +33,9 @@ as_root=()
 [[ $(id -u) -eq 0 ]] && as_root=(--allow-run-as-root)
 run() { mpirun "${as_root[@]}" --oversubscribe -np "$@"; }
 
-# agree WHAT N NETTOPO_BALANCE_OPTIONS...: exit 0, the same mapping and as
-# many messages as the reference, a non-empty run (some task moved).
+# agree WHAT N NETTOPO_BALANCE_OPTIONS...: exit 0, the simulator as the
+# reference, the same mapping and as many messages and migrations as the
+# simulator, a non-empty run (some task moved).
 agree() {
     local what=$1 n=$2
     shift 2
@@ -44,12 +45,15 @@ agree() {
         fail "$what: exit $code: $(cat err.txt out.txt)"
         return
     fi
-    local mpi sim moved
+    local mpi ref sim moved sim_moved
     mpi=$(sed -n 's/^messages (MPI) *//p' out.txt)
-    sim=$(sed -n 's/^messages (reference) *//p' out.txt)
+    ref=$(sed -n 's/^messages (reference) *//p' out.txt)
+    sim=$(sed -n 's/^messages (simulated) *//p' out.txt)
     moved=$(sed -n 's/^migrations (MPI) *//p' out.txt)
-    grep -q '^same mapping *yes$' out.txt &&
-        [[ -n $mpi && $mpi == "$sim" && ${moved:-0} -gt 0 ]] &&
+    sim_moved=$(sed -n 's/^migrations (simulated) *//p' out.txt)
+    grep -q '^same mapping *yes$' out.txt && grep -q '^reference *simulator$' out.txt &&
+        [[ -n $mpi && $mpi == "$ref" && $mpi == "$sim" && $moved == "$sim_moved" &&
+            ${moved:-0} -gt 0 ]] &&
         pass "$what: the same mapping as the $(sed -n 's/^reference *//p' out.txt), $mpi messages, $moved migrations" ||
         fail "$what: $(cat out.txt)"
 }

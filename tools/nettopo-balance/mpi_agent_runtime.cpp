@@ -1,6 +1,7 @@
 #include "nettopo-balance/mpi_agent_runtime.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <iostream>
 #include <limits>
@@ -28,17 +29,23 @@ template <class T> T take(const char*& p) {
 }
 
 void serialise(const AgentMessage& m, std::vector<char>& b) {
-    b.reserve(b.size() + header_bytes + pair_bytes * m.list.size());
+    const std::uint32_t n = m.list ? m.list->count : 0;
+    b.reserve(b.size() + header_bytes + pair_bytes * n);
     for (std::uint32_t v : {m.src, m.dst, m.kind, m.item, m.flag}) put(b, v);
-    put(b, static_cast<std::uint32_t>(m.list.size()));
+    put(b, n);
     put(b, m.value);
-    for (const auto& [pe, load] : m.list) {
-        put(b, pe);
-        put(b, load);
-    }
+    if (!m.list) return;
+    const std::vector<std::uint64_t>& bits = m.list->bits;
+    for (std::uint32_t k = 0; k < bits.size(); ++k)
+        for (std::uint64_t w = bits[k]; w != 0; w &= w - 1) {
+            const std::uint32_t pe = k * 64 + static_cast<std::uint32_t>(std::countr_zero(w));
+            put(b, pe);
+            put(b, m.list->loads[pe]);
+        }
 }
 
-AgentMessage deserialise(const char*& p) {
+// A gossip list comes back as a bitset over the job's PEs and its own loads.
+AgentMessage deserialise(const char*& p, std::uint32_t num_pes) {
     AgentMessage m;
     m.src = take<std::uint32_t>(p);
     m.dst = take<std::uint32_t>(p);
@@ -47,11 +54,18 @@ AgentMessage deserialise(const char*& p) {
     m.flag = take<std::uint32_t>(p);
     const auto n = take<std::uint32_t>(p);
     m.value = take<double>(p);
-    m.list.resize(n);
-    for (auto& [pe, load] : m.list) {
-        pe = take<std::uint32_t>(p);
-        load = take<double>(p);
+    if (m.kind != 0) return m; // only gossip (kind 0) carries a list
+    auto list = std::make_shared<GossipList>();
+    list->bits.assign((num_pes + 63) / 64, 0);
+    list->own_loads.assign(num_pes, 0);
+    list->loads = list->own_loads.data();
+    list->count = n;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const auto pe = take<std::uint32_t>(p);
+        list->bits[pe / 64] |= std::uint64_t(1) << (pe % 64);
+        list->own_loads[pe] = take<double>(p);
     }
+    m.list = std::move(list);
     return m;
 }
 
@@ -91,8 +105,8 @@ double MpiAgentRuntime::max(std::span<const double> local) {
     return *std::max_element(all.begin(), all.end());
 }
 
-std::uint64_t MpiAgentRuntime::exchange(const std::vector<AgentMessage>& out,
-                                        std::vector<AgentMessage>& in) {
+std::uint64_t MpiAgentRuntime::exchange(std::vector<AgentMessage>& out,
+                                        std::vector<AgentMessage>& in, std::uint64_t waiting) {
     // One buffer per destination, each source's messages in the order sent.
     std::vector<std::vector<char>> to(size_);
     for (const AgentMessage& m : out) serialise(m, to[m.dst]);
@@ -117,8 +131,10 @@ std::uint64_t MpiAgentRuntime::exchange(const std::vector<AgentMessage>& out,
     // By source rank, then the order sent: what exchange() promises.
     in.clear();
     for (const char* p = received.data(); p < received.data() + received.size();)
-        in.push_back(deserialise(p));
-    unsigned long long mine = out.size(), all = 0;
+        in.push_back(deserialise(p, size_));
+    // Quiescence: nothing sent and no one waiting anywhere (MPI loses nothing,
+    // so nothing is in flight once a round is over).
+    unsigned long long mine = out.size() + waiting, all = 0;
     MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     return all;
 }

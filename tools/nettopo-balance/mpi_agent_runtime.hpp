@@ -16,8 +16,8 @@ public:
     std::uint32_t num_pes() const override { return size_; }
     double sum(std::span<const double> local) override;
     double max(std::span<const double> local) override;
-    std::uint64_t exchange(const std::vector<AgentMessage>& out,
-                           std::vector<AgentMessage>& in) override;
+    std::uint64_t exchange(std::vector<AgentMessage>& out, std::vector<AgentMessage>& in,
+                           std::uint64_t waiting) override;
 
 private:
     std::vector<double> gather(std::span<const double> local);

@@ -10,9 +10,9 @@
 // and number of messages.
 //
 // The gossip protocols (Grapevine, PackDrop): the rank runs its PE's program
-// (pe_agents.hpp) over MpiAgentRuntime. It must end with the mapping and the
-// messages of the same programs run in one process; the simulated protocol
-// draws its random numbers apart, so it is shown beside, not required equal.
+// (pe_agents.hpp) over MpiAgentRuntime. The simulator runs the same
+// programs in one process, so the MPI run must end with the simulator's
+// mapping and number of messages too.
 //
 // Rank 0 gathers the moves and the message counts and compares.
 #include "nettopo-balance/mpi_balance.hpp"
@@ -226,12 +226,10 @@ int balance_over_mpi(const MpiBalanceOptions& options) {
                               0,
                               state.measured_iterations};
         const BalanceOutcome simulated = make_strategy(state.strategy, state.options)->balance(in);
-        const bool neighbor = is_neighbor(state.strategy);
-        const BalanceOutcome reference =
-            neighbor ? simulated : run_agents_in_process(state.strategy, in, state.options);
+        const BalanceOutcome& reference = simulated;
         MpiBalanceComparison c;
         c.strategy = state.strategy;
-        c.reference = neighbor ? "simulator" : "programs in one process";
+        c.reference = "simulator";
         c.reference_messages = reference.messages;
         c.cluster = state.model->cluster().name();
         c.num_tasks = static_cast<std::uint32_t>(state.loads.size());

@@ -3,11 +3,10 @@
 // balances; rank 0 compares the two (mapping, messages, max/avg). Built only
 // with MPI (mpi_balance.cpp); without it (mpi_balance_unavailable.cpp) the
 // call says so. Every distributed strategy runs over MPI: NeighborLB's
-// (neighbor, neighbor-charm), checked against the simulator move for move,
-// and the gossip protocols (grapevine, grapevine-6.8, packdrop,
-// packdrop-sbac) as per-PE programs (pe_agents.hpp), checked move for move
-// against the same programs run in one process and shown beside the
-// simulator's run, which draws its random numbers apart.
+// (neighbor, neighbor-charm) and the gossip protocols (grapevine,
+// grapevine-6.8, packdrop, packdrop-sbac) as per-PE programs
+// (pe_agents.hpp, which the simulator runs in one process), each checked
+// against the simulator move for move.
 #pragma once
 
 #include "nettopo/balance/balance.hpp"
@@ -41,7 +40,7 @@ struct MpiBalanceState {
 struct MpiBalanceComparison {
     std::string strategy, cluster;
     // What the MPI run must equal, move for move and message for message:
-    // "simulator" (NeighborLB) or "programs in one process" (the others).
+    // "simulator" (the key stays for the JSON schema's sake).
     std::string reference;
     std::uint32_t num_tasks = 0;
     std::uint32_t ranks = 0;

@@ -1,6 +1,57 @@
-// Grapevine (Charm++'s DistributedLB) PE by PE, both forms: the rules are
-// grapevine.cpp's (see its comment), each PE applying them with what it
-// knows. An offer carries the task and its load; the receiver's reply
+// Grapevine: Charm++'s DistributedLB (Menon & Kale, "A distributed dynamic
+// load balancer for iterative applications", SC13; src/ck-ldb/DistributedLB.C),
+// PE by PE: each PE applies the rules with what it knows. This program is
+// the protocol: the simulator runs it in process (grapevine.cpp), --mpi one
+// PE per rank.
+//
+// One reduction gives the average and the maximum load; if max/avg is
+// within the tolerance nothing happens. PEs under tolerance x avg gossip
+// their (PE, load) pair (agents.hpp: fanout 2, at most 2 log2 P + 1 sends
+// each, whole lists). Then phases: with threshold T, starting at
+// (max + avg) / 2, every PE above T takes its smallest tasks first and, for
+// each, draws a known underloaded PE with probability proportional to
+// (T0 - load) / T0 (the distribution is built once, with the first phase's
+// T0, as DistributedLB's Setup does) until its own view of that PE's load
+// plus the task is under T (at most P draws per PE over the whole step),
+// keeps at least one task, and sends an offer. The receiver accepts if its
+// load plus the task is <= T (a reservation), else refuses. On a refusal the
+// sender retries the task once more through the same draw while its refusals
+// stay under 1 % of the PEs it knows, else keeps it. A reduction of the
+// maximum ends each phase; T becomes (max + avg) / 2 again if max/avg moved
+// by 0.01 or more, else relaxes to (T + avg) / 2; at most grapevine_phases
+// phases, and none once T <= tolerance x avg.
+//
+// Two forms: today's, above (Charm++ master, src/ck-ldb/DistributedLB.C
+// since 6.9.0 and 7.0.0: T = max(tolerance x avg, (max + avg) / 2), a PE
+// underloaded at the start never donates), named `grapevine`; and
+// 6.7.0-6.8.2's (v6.8.1, commit e212121), which the PackDrop paper ran,
+// named `grapevine-6.8`:
+//  - one reduction, of the sum only: no max/avg test, one pass, no phases;
+//  - PEs strictly under the average gossip;
+//  - one threshold, thr = ceil(1.05 avg) computed on Charm++'s loads, the
+//    wall time since the previous step in seconds, so rounded up to a whole
+//    second (the loads here are per iteration: thr = ceil(1.05 avg W) / W,
+//    W = BalanceInput::measured_iterations);
+//  - a PE donates if its load >= thr, smallest tasks first, only tasks
+//    above 0.1 ms (as measured over the W iterations), and stops before a
+//    task would take it under thr (that task stays);
+//  - a receiver is drawn until its known load plus the task is under the
+//    average (not thr); it accepts while its load plus the task is <= thr;
+//  - the task's load travels as measured on the sender and is added as is
+//    (Charm++'s DistributedLB ignores speeds);
+//  - after a refusal, while the refusals so far are at most 10 % of the PEs
+//    it knows, the sender puts the load back and tries the task again; past
+//    that it drops the task without putting its load back (as 6.8 does: the
+//    sender then believes itself lighter than it is);
+//  - a barrier reduction ends the step.
+//
+// Departures: a donor that once was underloaded knows itself and never
+// draws itself as receiver; tasks of load 0 are not offered
+// (DistributedLB's cut-off is an absolute 0.1 ms); a sender's view of a
+// receiver adds the task's load at speed 1 (it does not know the
+// receiver's speed); a lost or late reply counts as a refusal after the
+// reply timeout, and a late reply is then ignored, so phases end under any
+// loss. An offer carries the task and its load; the receiver's reply
 // carries the offer's serial number, local to the sender.
 #include "balance/agents.hpp"
 #include "balance/protocol.hpp"
@@ -24,21 +75,30 @@ using MinFirst = std::greater<Task>;
 
 struct Offer {
     Task task;
-    std::uint32_t to;
+    std::uint32_t to, deadline;
+    bool open;
 };
+
+// Message sizes: a task id and a load (offer), a task id (reply).
+constexpr double offer_bytes = protocol::envelope_bytes + 16,
+                 reply_bytes = protocol::envelope_bytes + 8;
 
 // One PE: its load, and what it knows and holds while it donates.
 struct Pe {
     double load = 0;
     bool start = false, set_up = false;
-    std::vector<PeLoad> known;     // from the gossip
-    std::vector<PeLoad> receivers; // known PEs under T0, with (T0 - load) / T0
-    double total_weight = 0;
+    // The weights (T0 - load) / T0 of the known PEs under T0, summed by
+    // 64-PE word and then along the words: a draw finds its word by a
+    // binary search and its PE within that word, and a donor holds W + 1
+    // numbers rather than a list of thousands of receivers.
+    std::vector<double> word_prefix;
     protocol::SentTally sent;
     Heap heap;
     std::uint32_t objs_count = 0, known_count = 0, negacks = 0;
     std::int64_t trials_left = 0;
     std::vector<Offer> offers;
+    std::size_t next_deadline = 0; // offers before it are closed
+    std::uint32_t pending = 0;     // open offers
 };
 
 } // namespace
@@ -54,8 +114,12 @@ void run_grapevine(Context& c, bool classic, std::uint32_t measured_iterations) 
         pes[i].load = pe_load(c.local()[i]);
         loads[i] = pes[i].load;
     }
-    const double total = c.sum(loads);
-    double max_load = classic ? 0 : c.max(loads);
+    // One reduction: the sum (and the max, today).
+    double total = 0, max_load = 0;
+    if (classic)
+        total = c.sum(loads);
+    else
+        std::tie(total, max_load) = c.sum_max(loads);
     const double avg = total / P;
     const double tol = o.grapevine_tolerance;
     if (P < 2 || !(avg > 0) || (!classic && max_load / avg <= tol)) return;
@@ -65,23 +129,36 @@ void run_grapevine(Context& c, bool classic, std::uint32_t measured_iterations) 
         pes[i].start = pes[i].load < (classic ? avg : tol * avg);
         starts[i] = pes[i].start;
     }
-    std::vector<std::vector<PeLoad>> known = gossip(c, starts, loads);
-    for (std::size_t i = 0; i < L; ++i) pes[i].known = std::move(known[i]);
+    const KnownLists known = gossip(c, starts, loads);
 
     double T = classic ? std::ceil(tol * avg * window) / window
                        : std::max(tol * avg, (max_load + avg) / 2);
     const double T0 = T;
+    std::uint64_t waiting = 0; // open offers of the local PEs
+    Waiters waiters(L);
+    const std::uint32_t W = known.words();
+    // A receiver's chance, as DistributedLB weighs it.
+    const auto weight = [&](double load) { return (T0 - load) / T0; };
 
     auto setup = [&](std::size_t i) {
         Pe& d = pes[i];
         if (d.set_up) return;
         d.set_up = true;
-        for (const auto& [q, l] : d.known)
-            if (l < T0) {
-                d.receivers.emplace_back(q, (T0 - l) / T0);
-                d.total_weight += (T0 - l) / T0;
-                ++d.known_count;
+        // PEs that gossiped (under 1.05 avg) may still be above T0 when
+        // max/avg < 1.1: weight 0, never drawn, not counted as known.
+        d.word_prefix.assign(std::size_t(W) + 1, 0);
+        for (std::uint32_t w = 0; w < W; ++w) {
+            double sum = 0;
+            for (std::uint64_t b = known.bits(i)[w]; b != 0; b &= b - 1) {
+                const double l =
+                    known.load(w * 64 + static_cast<std::uint32_t>(std::countr_zero(b)));
+                if (l < T0) {
+                    sum += weight(l);
+                    ++d.known_count;
+                }
             }
+            d.word_prefix[w + 1] = d.word_prefix[w] + sum;
+        }
         const double speed = c.local()[i].speed;
         for (const auto& [task, work] : c.local()[i].tasks) {
             const double measured = work / speed;
@@ -92,23 +169,30 @@ void run_grapevine(Context& c, bool classic, std::uint32_t measured_iterations) 
         d.objs_count = static_cast<std::uint32_t>(d.heap.size());
         d.trials_left = P;
     };
-    // The first known PE whose cumulative weight reaches a uniform draw.
+    // PickRandReceiverPeIdx: the first known PE whose cumulative weight
+    // reaches a uniform draw.
     auto pick = [&](std::size_t i) -> std::uint32_t {
         const Pe& d = pes[i];
-        const double target = protocol::uniform01(c.rng(i)) * d.total_weight;
-        double cum = 0;
-        for (const auto& [q, w] : d.receivers) {
-            cum += w;
+        const double target = protocol::uniform01(c.rng(i)) * d.word_prefix[W];
+        const auto it = std::lower_bound(d.word_prefix.begin() + 1, d.word_prefix.end(), target);
+        const auto w =
+            static_cast<std::uint32_t>(std::min<std::ptrdiff_t>(it - d.word_prefix.begin(), W) - 1);
+        double cum = d.word_prefix[w];
+        std::uint32_t last = P;
+        for (std::uint64_t b = known.bits(i)[w]; b != 0; b &= b - 1) {
+            const std::uint32_t q = w * 64 + static_cast<std::uint32_t>(std::countr_zero(b));
+            if (!(known.load(q) < T0)) continue;
+            cum += weight(known.load(q));
+            last = q;
             if (cum >= target) return q;
         }
-        return d.receivers.empty() ? P : d.receivers.back().first;
+        return last; // rounding at the top end: the word's last known PE
     };
     // A receiver is drawn from the known list, so it is in it.
-    auto announced = [&](const Pe& d, std::uint32_t q) {
-        const auto it = std::lower_bound(d.known.begin(), d.known.end(), PeLoad{q, -1e300});
-        if (it == d.known.end() || it->first != q)
+    auto announced = [&](std::size_t i, std::uint32_t q) {
+        if (!known.knows(i, q))
             throw std::logic_error("grapevine: a receiver the donor never heard of");
-        return it->second;
+        return known.load(q);
     };
     auto map_objs = [&](std::size_t i, Heap& heap, std::vector<AgentMessage>& out) {
         Pe& d = pes[i];
@@ -125,7 +209,7 @@ void run_grapevine(Context& c, bool classic, std::uint32_t measured_iterations) 
             do {
                 to = pick(i);
                 if (to == P) break;
-                if (to != pe && d.sent.view(announced(d, to), to) + load < (classic ? avg : T))
+                if (to != pe && d.sent.view(announced(i, to), to) + load < (classic ? avg : T))
                     success = true;
                 --d.trials_left;
             } while (!success && d.trials_left > 0);
@@ -146,12 +230,22 @@ void run_grapevine(Context& c, bool classic, std::uint32_t measured_iterations) 
             m.item = task;
             m.flag = static_cast<std::uint32_t>(d.offers.size());
             m.value = work;
-            d.offers.push_back({popped, to});
+            m.bytes = offer_bytes;
+            d.offers.push_back({popped, to, c.reply_deadline(), true});
+            ++d.pending;
+            ++waiting;
+            waiters.add(i);
             out.push_back(std::move(m));
         }
     };
-    auto refused = [&](std::size_t i, const Offer& offer, std::vector<AgentMessage>& out) {
+    auto close = [&](Pe& d, Offer& offer) {
+        offer.open = false;
+        --d.pending;
+        --waiting;
+    };
+    auto refused = [&](std::size_t i, Offer& offer, std::vector<AgentMessage>& out) {
         Pe& d = pes[i];
+        close(d, offer);
         ++d.objs_count;
         const bool drop = d.negacks > (classic ? 0.1 : 0.01) * d.known_count;
         ++d.negacks;
@@ -168,20 +262,39 @@ void run_grapevine(Context& c, bool classic, std::uint32_t measured_iterations) 
             if (m.kind == offer_kind) {
                 const double after = d.load + (classic ? m.value : m.value / c.local()[i].speed);
                 const bool accept = after <= T;
-                if (accept) d.load = after;
+                if (accept) {
+                    d.load = after;
+                    c.accepted(m.dst, after, T);
+                }
                 AgentMessage r;
                 r.src = m.dst;
                 r.dst = m.src;
                 r.kind = accept ? accept_kind : refuse_kind;
                 r.item = m.item;
                 r.flag = m.flag;
+                r.bytes = reply_bytes;
                 out.push_back(std::move(r));
+            } else if (Offer& offer = d.offers[m.flag]; !offer.open) {
+                continue; // a late reply to an offer given up on
             } else if (m.kind == accept_kind) {
-                c.move(m.item, m.src);
+                close(d, offer);
+                c.move(m.item, m.dst, m.src);
             } else {
-                refused(i, d.offers[m.flag], out);
+                refused(i, offer, out);
             }
         }
+        // Offers whose reply is overdue count as refused (a lost message).
+        waiters.visit(
+            [&](std::size_t i) {
+                Pe& d = pes[i];
+                while (d.pending > 0 && d.next_deadline < d.offers.size()) {
+                    Offer& offer = d.offers[d.next_deadline];
+                    if (offer.open && offer.deadline > c.round()) break;
+                    ++d.next_deadline;
+                    if (offer.open) refused(i, offer, out);
+                }
+            },
+            [&](std::size_t i) { return pes[i].pending > 0; });
     };
 
     std::uint32_t phase = 0;
@@ -195,7 +308,7 @@ void run_grapevine(Context& c, bool classic, std::uint32_t measured_iterations) 
             if (d.known_count == 0) continue;
             map_objs(i, d.heap, out);
         }
-        c.run_rounds(std::move(out), round);
+        c.run_rounds(std::move(out), round, [&] { return waiting; });
         ++phase;
         for (std::size_t i = 0; i < L; ++i) loads[i] = pes[i].load;
         if (classic) {

@@ -1,7 +1,37 @@
-// PackDrop as the paper writes it, PE by PE: packdrop.cpp's rules (see its
-// comment), each PE applying them with what it knows. An offer carries the
-// pack's number on its sender and its load at speed 1; the reply carries
-// the offer's serial number; an accepted pack is confirmed.
+// PackDrop: a distributed balancer that moves packs of tasks (Freitas,
+// Pilla et al., "PackDrop: Distributed Load Balancing with Task Packs",
+// SBAC-PAD 2018; the authors' PackDropLB.C, built on DistributedLB), PE by
+// PE: each PE applies the rules with what it knows. This program is the
+// protocol: the simulator runs it in process (packdrop.cpp), --mpi one PE
+// per rank.
+//
+// Two reductions give the average load and the number of tasks. A PE above
+// (1 + v) avg is overloaded: it takes its smallest tasks first into packs,
+// closing a pack once its load exceeds s = (avg P / tasks) (2 - P / tasks),
+// and stops as soon as what stays is under (1 + v) avg. The others gossip
+// their (PE, load) pair as Grapevine does (agents.hpp). After the
+// synchronisation every overloaded PE offers each pack to a random PE it
+// heard of whose load, as it knows it (plus what it has sent there), leaves
+// room for the pack; the receiver adds the pack to its committed and
+// reserved load and accepts iff the sum stays < (1 + v) avg (a
+// reservation), else refuses; on acceptance the sender commits the pack and
+// confirms; on refusal, or no reply within the timeout, it offers the pack
+// elsewhere, up to packdrop_max_tries offers, then keeps it. A late reply to
+// an offer given up on is ignored. An offer carries the pack's number on
+// its sender and its load at speed 1; the reply carries the offer's serial
+// number.
+//
+// Departures from the authors' code, and why:
+//  - It forces acceptance from the second try on; we never do, so no
+//    receiver ever ends above (1 + v) avg, which is the paper's own claim
+//    ("no receiver becomes the new bottleneck").
+//  - Its receivers judge a pack by the average pack load times its size and
+//    its ps uses integer division (2 whenever tasks > P); ours use the
+//    pack's real load and ps = 2 - P / tasks as the paper writes it.
+//  - It keeps adding to one running pack load (never reset) when closing
+//    packs at s (1 - v); we close at s, as the paper says, per pack.
+//  - With no known receiver it draws any PE; we keep the pack: only PEs that
+//    announced themselves underloaded receive.
 #include "balance/agents.hpp"
 #include "balance/protocol.hpp"
 
@@ -22,13 +52,23 @@ struct Pack {
     std::vector<std::uint32_t> refused_by;
 };
 
+struct Offer {
+    std::uint32_t pack, to, deadline;
+    bool open;
+};
+
+// Message sizes: a pack number and a load (offer), a serial (replies).
+constexpr double offer_bytes = protocol::envelope_bytes + 16,
+                 reply_bytes = protocol::envelope_bytes + 8;
+
 struct Pe {
     double load = 0;
     std::vector<Pack> packs;
-    std::vector<PeLoad> known;
+    std::vector<std::uint32_t> count_prefix; // known PEs before each 64-PE word
     protocol::SentTally sent;
-    std::vector<std::uint32_t> offers; // serial -> pack
-    std::vector<std::uint32_t> offered_to;
+    std::vector<Offer> offers; // by serial
+    std::size_t next_deadline = 0;
+    std::uint32_t pending = 0;
 };
 
 } // namespace
@@ -76,25 +116,52 @@ void run_packdrop(Context& c) {
         if (!open.tasks.empty()) d.packs.push_back(std::move(open));
     }
     for (std::size_t i = 0; i < L; ++i) loads[i] = pes[i].load;
-    std::vector<std::vector<PeLoad>> known = gossip(c, starts, loads);
-    for (std::size_t i = 0; i < L; ++i) pes[i].known = std::move(known[i]);
+    const KnownLists known = gossip(c, starts, loads);
+    const std::uint32_t W = known.words();
+    std::uint64_t waiting = 0; // open offers of the local PEs
+    Waiters waiters(L);
 
-    // A receiver drawn uniformly among the known PEs the pack fits.
+    auto fits = [&](const Pe& d, const Pack& p, std::uint32_t q) {
+        return d.sent.view(known.load(q), q) + p.work < ceil &&
+               std::find(p.refused_by.begin(), p.refused_by.end(), q) == p.refused_by.end();
+    };
+    // The n-th PE (from 0) local PE i knows of.
+    auto select = [&](std::size_t i, std::uint32_t n) {
+        const Pe& d = pes[i];
+        const auto it = std::upper_bound(d.count_prefix.begin(), d.count_prefix.end(), n);
+        const auto w = static_cast<std::uint32_t>(it - d.count_prefix.begin() - 1);
+        std::uint64_t bits = known.bits(i)[w];
+        for (std::uint32_t left = n - d.count_prefix[w]; left > 0; --left) bits &= bits - 1;
+        return w * 64 + static_cast<std::uint32_t>(std::countr_zero(bits));
+    };
+    // A receiver drawn uniformly among the known PEs the pack fits: a few
+    // blind draws among all known PEs (most fit, and a draw costs no scan
+    // of the list), then a draw from the exact list of those that fit.
     std::vector<std::uint32_t> eligible;
-    auto offer = [&](std::size_t i, std::uint32_t id, std::vector<AgentMessage>& out) {
+    auto choose = [&](std::size_t i, const Pack& p) -> std::uint32_t {
+        const Pe& d = pes[i];
+        const std::uint32_t n = d.count_prefix.back();
+        if (n == 0) return P;
+        for (int attempt = 0; attempt < 16; ++attempt) {
+            const std::uint32_t q = select(i, protocol::uniform_below(c.rng(i), n));
+            if (fits(d, p, q)) return q;
+        }
+        eligible.clear();
+        known.for_each(i, [&](std::uint32_t q, double) {
+            if (fits(d, p, q)) eligible.push_back(q);
+        });
+        if (eligible.empty()) return P;
+        return eligible[protocol::uniform_below(c.rng(i),
+                                                static_cast<std::uint32_t>(eligible.size()))];
+    };
+    auto send_offer = [&](std::size_t i, std::uint32_t id, std::vector<AgentMessage>& out) {
         Pe& d = pes[i];
         Pack& p = d.packs[id];
-        eligible.clear();
-        for (const auto& [q, l] : d.known)
-            if (d.sent.view(l, q) + p.work < ceil &&
-                std::find(p.refused_by.begin(), p.refused_by.end(), q) == p.refused_by.end())
-                eligible.push_back(q);
-        if (eligible.empty()) {
+        const std::uint32_t to = choose(i, p);
+        if (to == P) {
             d.load += p.load; // no one to take it: it stays
             return;
         }
-        const std::uint32_t to = eligible[protocol::uniform_below(
-            c.rng(i), static_cast<std::uint32_t>(eligible.size()))];
         ++p.tries;
         AgentMessage m;
         m.src = c.local()[i].pe;
@@ -103,8 +170,11 @@ void run_packdrop(Context& c) {
         m.item = id;
         m.flag = static_cast<std::uint32_t>(d.offers.size());
         m.value = p.work;
-        d.offers.push_back(id);
-        d.offered_to.push_back(to);
+        m.bytes = offer_bytes;
+        d.offers.push_back({id, to, c.reply_deadline(), true});
+        ++d.pending;
+        ++waiting;
+        waiters.add(i);
         out.push_back(std::move(m));
     };
     auto reply = [&](const AgentMessage& m, Kind kind, std::vector<AgentMessage>& out) {
@@ -114,7 +184,24 @@ void run_packdrop(Context& c) {
         r.kind = kind;
         r.item = m.item;
         r.flag = m.flag;
+        r.bytes = reply_bytes;
         out.push_back(std::move(r));
+    };
+    auto close = [&](Pe& d, Offer& offer) {
+        offer.open = false;
+        --d.pending;
+        --waiting;
+    };
+    auto refused = [&](std::size_t i, Offer& offer, std::vector<AgentMessage>& out) {
+        Pe& d = pes[i];
+        close(d, offer);
+        const std::uint32_t id = offer.pack;
+        Pack& p = d.packs[id];
+        p.refused_by.push_back(offer.to);
+        if (p.tries < o.packdrop_max_tries)
+            send_offer(i, id, out);
+        else
+            d.load += p.load;
     };
     auto round = [&](const std::vector<AgentMessage>& in, std::vector<AgentMessage>& out) {
         for (const AgentMessage& m : in) {
@@ -124,29 +211,50 @@ void run_packdrop(Context& c) {
                 // Committed plus reserved, after this pack.
                 const double after = d.load + m.value / c.local()[i].speed;
                 const bool accept = after < ceil;
-                if (accept) d.load = after;
+                if (accept) {
+                    d.load = after;
+                    c.accepted(m.dst, after, ceil);
+                }
                 reply(m, accept ? accept_kind : refuse_kind, out);
+            } else if (m.kind == confirm_kind) {
+                // The reservation is now a commitment; the load estimate stays.
+            } else if (Offer& offer = d.offers[m.flag]; !offer.open) {
+                continue; // a late reply to an offer given up on
             } else if (m.kind == accept_kind) {
-                Pack& p = d.packs[d.offers[m.flag]];
-                for (std::uint32_t task : p.tasks) c.move(task, m.src);
+                close(d, offer);
+                const Pack& p = d.packs[offer.pack];
+                for (std::uint32_t task : p.tasks) c.move(task, m.dst, m.src);
                 d.sent.add(m.src, p.work);
                 reply(m, confirm_kind, out);
-            } else if (m.kind == refuse_kind) {
-                const std::uint32_t id = d.offers[m.flag];
-                Pack& p = d.packs[id];
-                p.refused_by.push_back(d.offered_to[m.flag]);
-                if (p.tries < o.packdrop_max_tries)
-                    offer(i, id, out);
-                else
-                    d.load += p.load;
+            } else {
+                refused(i, offer, out);
             }
-            // confirm_kind: the reservation is now a commitment.
         }
+        // Offers whose reply is overdue count as refused (a lost message).
+        waiters.visit(
+            [&](std::size_t i) {
+                Pe& d = pes[i];
+                while (d.pending > 0 && d.next_deadline < d.offers.size()) {
+                    Offer& offer = d.offers[d.next_deadline];
+                    if (offer.open && offer.deadline > c.round()) break;
+                    ++d.next_deadline;
+                    if (offer.open) refused(i, offer, out);
+                }
+            },
+            [&](std::size_t i) { return pes[i].pending > 0; });
     };
+
     std::vector<AgentMessage> out;
-    for (std::size_t i = 0; i < L; ++i)
-        for (std::uint32_t id = 0; id < pes[i].packs.size(); ++id) offer(i, id, out);
-    c.run_rounds(std::move(out), round);
+    for (std::size_t i = 0; i < L; ++i) {
+        Pe& d = pes[i];
+        if (d.packs.empty()) continue;
+        d.count_prefix.assign(std::size_t(W) + 1, 0);
+        for (std::uint32_t w = 0; w < W; ++w)
+            d.count_prefix[w + 1] =
+                d.count_prefix[w] + static_cast<std::uint32_t>(std::popcount(known.bits(i)[w]));
+        for (std::uint32_t id = 0; id < d.packs.size(); ++id) send_offer(i, id, out);
+    }
+    c.run_rounds(std::move(out), round, [&] { return waiting; });
     c.sum(loads); // the final barrier before the runtime migrates
 }
 

@@ -1,7 +1,30 @@
-// PackDrop as its authors coded it, PE by PE: packdrop_sbac.cpp's rules
-// (see its comment), each PE applying them with what it knows. An offer
-// carries the pack's number, the nominal pack load and whether it forces
-// acceptance; the reply carries the pack's number.
+// PackDrop as its authors coded and ran it (github viniciusmctf/packdrop-
+// code, branch SBAC-Release, PackDropLB.C), PE by PE: the `packdrop-sbac`
+// strategy. This program is the protocol: the simulator runs it in process
+// (packdrop_sbac.cpp), --mpi one PE per rank. `packdrop`
+// (packdrop_agents.cpp) follows the paper's text; this code differs:
+//  - packs are filled with the LARGEST tasks first (a max-heap of measured
+//    loads), while the PE is above 1.05 avg; a pack closes once a running
+//    sum that is never reset exceeds 0.95 x the pack load, so after the
+//    first pack every task is a pack of its own;
+//  - the pack load is avg x P / tasks x (2 - P / tasks) with an integer
+//    division (2 whenever there are more tasks than PEs);
+//  - receivers: the known PEs whose gossiped load + 1.05 x the pack load is
+//    under 1.05 avg; with fewer than P / 4 of them, any random PE;
+//  - every pack is offered at once; the receiver accepts if its load plus
+//    the NOMINAL pack load is under 1.05 avg, and adds that nominal load;
+//    after a refusal the pack is offered to another random receiver, and
+//    from the PE's second try on the offer forces acceptance (the tries are
+//    counted per PE, not per pack);
+//  - two messages per offer (offer, reply): no confirmation;
+//  - the PE's migration message holds as many moves as packs were accepted:
+//    the task moves past that count are dropped (a pack of several tasks
+//    moves only as many of them as there were accepted packs).
+// Loads are measured wall times on the sender (Charm++ ignores speeds
+// here). The gossip is DistributedLB's (agents.hpp). Like the authors' code
+// it has no timeout: a PE whose offer or reply is lost never finishes, and
+// moves nothing. An offer carries the pack's number, the nominal pack load
+// and whether it forces acceptance; the reply carries the pack's number.
 #include "balance/agents.hpp"
 #include "balance/protocol.hpp"
 
@@ -63,7 +86,7 @@ void run_packdrop_sbac(Context& c) {
         }
     }
     for (std::size_t i = 0; i < L; ++i) loads[i] = pes[i].load;
-    const std::vector<std::vector<PeLoad>> known = gossip(c, starts, loads);
+    const KnownLists known = gossip(c, starts, loads);
 
     auto send_offer = [&](std::size_t i, std::uint32_t id, bool force,
                           std::vector<AgentMessage>& out) {
@@ -72,7 +95,7 @@ void run_packdrop_sbac(Context& c) {
         ++d.acks_needed;
         std::uint32_t to;
         // Below 4 PEs the code's test is never true and an empty list would
-        // be drawn from: any random PE then, as with few (packdrop_sbac.cpp).
+        // be drawn from (rand() % 0): any random PE then, as with few.
         if (d.receivers.size() < P / 4 || d.receivers.empty()) {
             do to = protocol::uniform_below(c.rng(i), P);
             while (to == pe);
@@ -87,21 +110,24 @@ void run_packdrop_sbac(Context& c) {
         m.item = id;
         m.flag = force ? 1 : 0;
         m.value = pack_load;
+        m.bytes = protocol::envelope_bytes + 13; // pack, load, force flag
         out.push_back(std::move(m));
     };
     // The migration message holds accepted_packs moves: the rest are dropped.
     auto finish = [&](std::size_t i) {
         const Pe& d = pes[i];
         const std::size_t kept = std::min<std::size_t>(d.accepted_packs, d.moves.size());
-        for (std::size_t k = 0; k < kept; ++k) c.move(d.moves[k].first, d.moves[k].second);
+        for (std::size_t k = 0; k < kept; ++k)
+            c.move(d.moves[k].first, c.local()[i].pe, d.moves[k].second);
     };
 
     std::vector<AgentMessage> out;
     for (std::size_t i = 0; i < L; ++i) {
         Pe& d = pes[i];
         if (d.packs.empty()) continue;
-        for (const auto& [q, l] : known[i])
+        known.for_each(i, [&](std::uint32_t q, double l) {
             if (q != c.local()[i].pe && l + pack_load * (1 + v) < ceil) d.receivers.push_back(q);
+        });
         ++d.tries; // PackSend
         for (std::uint32_t id = 0; id < d.packs.size(); ++id)
             if (!d.packs[id].empty()) send_offer(i, id, false, out);
@@ -114,12 +140,16 @@ void run_packdrop_sbac(Context& c) {
                          Pe& d = pes[i];
                          if (m.kind == offer_kind) {
                              const bool accept = d.load + m.value < ceil || m.flag == 1;
-                             if (accept) d.load += m.value;
+                             if (accept) {
+                                 d.load += m.value;
+                                 c.accepted(m.dst, d.load, ceil);
+                             }
                              AgentMessage r;
                              r.src = m.dst;
                              r.dst = m.src;
                              r.kind = accept ? accept_kind : refuse_kind;
                              r.item = m.item;
+                             r.bytes = protocol::envelope_bytes + 9; // pack, verdict
                              next.push_back(std::move(r));
                              continue;
                          }

@@ -1,5 +1,6 @@
 // The per-PE programs' common parts: the context, DistributedLB's gossip PE
-// by PE, the dispatch by strategy name, and the in-process runtime.
+// by PE, the dispatch by strategy name, and the in-process runtime, which
+// is the simulator's: the protocol strategies run the programs through it.
 #include "balance/agents.hpp"
 #include "balance/mix.hpp"
 #include "nettopo/model/cluster.hpp"
@@ -7,7 +8,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <deque>
 #include <fmt/format.h>
+#include <numeric>
 
 namespace nettopo {
 
@@ -17,8 +21,10 @@ using balance_detail::ceil_log2;
 using balance_detail::splitmix64;
 
 Context::Context(AgentRuntime& runtime, std::span<const AgentPe> local,
-                 const StrategyOptions& options, std::uint32_t step, std::uint64_t salt)
-    : runtime_(&runtime), local_(local), options_(&options), num_pes_(runtime.num_pes()) {
+                 const StrategyOptions& options, std::uint32_t step, std::uint64_t salt,
+                 protocol::Trace* trace)
+    : runtime_(&runtime), local_(local), options_(&options), num_pes_(runtime.num_pes()),
+      trace_(trace) {
     // index() and the runtimes count on contiguous increasing local PEs.
     if (local.empty() || local.back().pe >= num_pes_ ||
         local.back().pe - local.front().pe + 1 != local.size())
@@ -57,17 +63,41 @@ double Context::max(std::span<const double> local) {
     return runtime_->max(local);
 }
 
-std::vector<std::vector<PeLoad>> gossip(Context& c, std::span<const std::uint8_t> starts,
-                                        std::span<const double> loads) {
+std::pair<double, double> Context::sum_max(std::span<const double> local) {
+    ++result_.reductions;
+    return runtime_->sum_max(local);
+}
+
+KnownLists gossip(Context& c, std::span<const std::uint8_t> starts, std::span<const double> loads) {
     const std::uint32_t P = c.num_pes();
     const std::size_t L = c.local().size();
     const std::uint32_t max_sends = 2 * ceil_log2(P) + 1;
     const std::uint32_t targets = std::min(c.options().gossip_fanout, P - 1);
-    std::vector<std::vector<PeLoad>> known(L);
+    KnownLists known(L, P);
+    const std::uint32_t W = known.words();
     std::vector<std::uint32_t> sends(L, 0), received(L, 0), chosen;
+    // Snapshots are reused once no message holds them any more: a new
+    // allocation per forward would cost page faults and cold caches.
+    std::vector<std::shared_ptr<GossipList>> pool;
+    std::vector<std::size_t> unused;
+    std::deque<std::size_t> handed; // pool entries handed out, oldest first
+    // Snapshots are freed about in the order they were handed out (two
+    // rounds later without delays), so the oldest are looked at until one
+    // is still held: a snapshot is looked at about once, not every round.
+    auto collect_unused = [&] {
+        while (!handed.empty() && pool[handed.front()].use_count() == 1) {
+            unused.push_back(handed.front());
+            handed.pop_front();
+        }
+        // Pairs with the release of the last holder's decrement (other
+        // threads' runtimes in the tests) before a snapshot is rewritten.
+        std::atomic_thread_fence(std::memory_order_acquire);
+    };
 
     auto forward = [&](std::size_t i, std::uint32_t times, std::vector<AgentMessage>& out) {
         const std::uint32_t pe = c.local()[i].pe;
+        // One snapshot of the list for every message of this round.
+        std::shared_ptr<const GossipList> snapshot;
         for (std::uint32_t n = 0; n < times && sends[i] < max_sends && targets > 0; ++n) {
             chosen.clear();
             while (chosen.size() < targets) {
@@ -75,11 +105,26 @@ std::vector<std::vector<PeLoad>> gossip(Context& c, std::span<const std::uint8_t
                 if (to != pe && std::find(chosen.begin(), chosen.end(), to) == chosen.end())
                     chosen.push_back(to);
             }
+            if (!snapshot) {
+                if (unused.empty()) {
+                    pool.push_back(std::make_shared<GossipList>());
+                    unused.push_back(pool.size() - 1);
+                }
+                GossipList& list = *pool[unused.back()];
+                list.bits.assign(known.bits(i), known.bits(i) + W);
+                list.loads = known.loads();
+                list.count = 0;
+                for (std::uint64_t w : list.bits) list.count += std::popcount(w);
+                snapshot = pool[unused.back()];
+                handed.push_back(unused.back());
+                unused.pop_back();
+            }
             for (std::uint32_t to : chosen) {
                 AgentMessage m;
                 m.src = pe;
                 m.dst = to;
-                m.list = known[i];
+                m.bytes = protocol::envelope_bytes + 12.0 * snapshot->count; // (PE, load) pairs
+                m.list = snapshot;
                 out.push_back(std::move(m));
             }
             ++sends[i];
@@ -89,29 +134,190 @@ std::vector<std::vector<PeLoad>> gossip(Context& c, std::span<const std::uint8_t
     std::vector<AgentMessage> first;
     for (std::size_t i = 0; i < L; ++i)
         if (starts[i]) {
-            known[i].emplace_back(c.local()[i].pe, loads[i]);
+            const std::uint32_t pe = c.local()[i].pe;
+            known.bits(i)[pe / 64] |= std::uint64_t(1) << (pe % 64);
+            known.loads()[pe] = loads[i];
             forward(i, 1, first);
         }
-    c.run_rounds(std::move(first), [&](const std::vector<AgentMessage>& in,
-                                       std::vector<AgentMessage>& out) {
-        for (const AgentMessage& m : in) {
-            const std::size_t i = c.index(m.dst);
-            known[i].insert(known[i].end(), m.list.begin(), m.list.end());
-            ++received[i];
-        }
-        for (std::size_t i = 0; i < L; ++i) {
-            if (received[i] == 0) continue;
-            std::sort(known[i].begin(), known[i].end());
-            known[i].erase(
-                std::unique(known[i].begin(), known[i].end(),
-                            [](const PeLoad& a, const PeLoad& b) { return a.first == b.first; }),
-                known[i].end());
-            forward(i, received[i], out);
-            received[i] = 0;
-        }
-    });
+    c.run_rounds(
+        std::move(first), [&](const std::vector<AgentMessage>& in, std::vector<AgentMessage>& out) {
+            for (const AgentMessage& m : in) {
+                const std::size_t i = c.index(m.dst);
+                std::uint64_t* mine = known.bits(i);
+                const GossipList& list = *m.list;
+                if (list.loads == known.loads()) { // a list of this process: its loads are here
+                    for (std::uint32_t w = 0; w < W; ++w) mine[w] |= list.bits[w];
+                } else {
+                    for (std::uint32_t w = 0; w < W; ++w) {
+                        const std::uint64_t fresh = list.bits[w] & ~mine[w];
+                        for (std::uint64_t b = fresh; b != 0; b &= b - 1) {
+                            const std::uint32_t q =
+                                w * 64 + static_cast<std::uint32_t>(std::countr_zero(b));
+                            known.loads()[q] = list.loads[q];
+                        }
+                        mine[w] |= fresh;
+                    }
+                }
+                ++received[i];
+            }
+            collect_unused();
+            for (std::size_t i = 0; i < L; ++i) {
+                if (received[i] == 0) continue;
+                forward(i, received[i], out);
+                received[i] = 0;
+            }
+        });
     c.sum(std::array<double, 1>{0}); // quiescence detection ends the gossip
     return known;
+}
+
+namespace {
+
+constexpr std::uint64_t grapevine_salt = 0x6772617065ULL, packdrop_salt = 0x7061636bULL,
+                        sbac_salt = 0x73626163ULL;
+
+std::uint64_t salt_of(std::string_view strategy) {
+    if (strategy == "grapevine" || strategy == "grapevine-6.8") return grapevine_salt;
+    return strategy == "packdrop" ? packdrop_salt : sbac_salt;
+}
+
+// Every PE in this process, over the simulator's network: it loses and
+// delays what the FaultModel says, charges each round its time and each
+// reduction a collective's; a round's deliveries are sorted by
+// (destination, source), each source's in the order it sent them.
+class InProcessRuntime final : public AgentRuntime {
+public:
+    InProcessRuntime(protocol::Network& net, const FaultModel& faults)
+        : net_(&net), delays_(faults.delay_probability > 0 && faults.max_delay_rounds > 0) {}
+    std::uint32_t num_pes() const override { return net_->num_pes(); }
+    double sum(std::span<const double> local) override {
+        net_->collective();
+        return add(local);
+    }
+    double max(std::span<const double> local) override {
+        net_->collective();
+        return largest(local);
+    }
+    std::pair<double, double> sum_max(std::span<const double> local) override {
+        net_->collective();
+        return {add(local), largest(local)};
+    }
+    std::uint64_t exchange(std::vector<AgentMessage>& out, std::vector<AgentMessage>& in,
+                           std::uint64_t waiting) override {
+        // Without delays a message arrives in the next round or never: it
+        // stays in `out` until then, named by its index there; with delays
+        // it is kept in a slot until it arrives.
+        for (std::uint32_t k = 0; k < out.size(); ++k) {
+            const AgentMessage& m = out[k];
+            protocol::Message sent{m.src, m.dst, m.kind, k, 0, m.value, m.bytes};
+            if (delays_) sent.item = keep(std::move(out[k]));
+            const std::uint32_t slot = sent.item;
+            if (!net_->send(sent) && delays_) {
+                kept_[slot] = AgentMessage{}; // lost
+                free_.push_back(slot);
+            }
+        }
+        if (out.empty() && waiting == 0 && net_->idle()) return 0;
+        // Delivered in send order; sorted by (destination, source) with two
+        // stable counting passes (source, then destination), so that each
+        // source's messages keep their send order.
+        const std::span<const protocol::Message> delivered = net_->next_round();
+        by_source_.resize(delivered.size());
+        by_destination_.resize(delivered.size());
+        // Often (the gossip's rounds) already in source order: no first pass.
+        bool sorted = true;
+        for (std::size_t k = 1; k < delivered.size() && sorted; ++k)
+            sorted = delivered[k - 1].src <= delivered[k].src;
+        if (sorted)
+            std::iota(by_source_.begin(), by_source_.end(), 0u);
+        else
+            count_pass(delivered, by_source_, [&](std::size_t k) { return delivered[k].src; });
+        count_pass(delivered, by_destination_,
+                   [&](std::size_t k) { return delivered[by_source_[k]].dst; });
+        in.clear();
+        for (std::uint32_t k : by_destination_) {
+            const std::uint32_t slot = delivered[by_source_[k]].item;
+            if (!delays_) {
+                in.push_back(std::move(out[slot]));
+                continue;
+            }
+            in.push_back(std::move(kept_[slot]));
+            kept_[slot] = AgentMessage{};
+            free_.push_back(slot);
+        }
+        return 1 + out.size() + in.size() + waiting;
+    }
+
+private:
+    static double add(std::span<const double> local) {
+        double s = 0;
+        for (double v : local) s += v;
+        return s;
+    }
+    static double largest(std::span<const double> local) {
+        double m = local.empty() ? 0 : local[0];
+        for (double v : local) m = std::max(m, v);
+        return m;
+    }
+    // order[j] = the j-th index k in increasing key(k), ties in order of k.
+    template <class Key>
+    void count_pass(std::span<const protocol::Message> delivered, std::vector<std::uint32_t>& order,
+                    Key key) {
+        counts_.assign(std::size_t(net_->num_pes()) + 1, 0);
+        for (std::size_t k = 0; k < delivered.size(); ++k) ++counts_[key(k) + 1];
+        for (std::size_t p = 0; p + 1 < counts_.size(); ++p) counts_[p + 1] += counts_[p];
+        for (std::size_t k = 0; k < delivered.size(); ++k)
+            order[counts_[key(k)]++] = static_cast<std::uint32_t>(k);
+    }
+    // Messages in flight, by the slot the network's message names.
+    std::uint32_t keep(AgentMessage&& m) {
+        if (free_.empty()) {
+            kept_.push_back(std::move(m));
+            return static_cast<std::uint32_t>(kept_.size() - 1);
+        }
+        const std::uint32_t slot = free_.back();
+        free_.pop_back();
+        kept_[slot] = std::move(m);
+        return slot;
+    }
+    protocol::Network* net_;
+    bool delays_;
+    std::vector<AgentMessage> kept_;
+    std::vector<std::uint32_t> free_, by_source_, by_destination_, counts_;
+};
+
+} // namespace
+
+AgentResult run_programs(std::string_view strategy, const StrategyOptions& options,
+                         std::uint32_t step, std::uint32_t measured_iterations,
+                         std::span<const AgentPe> local, AgentRuntime& runtime,
+                         protocol::Trace* trace) {
+    Context c(runtime, local, options, step, salt_of(strategy), trace);
+    if (strategy == "grapevine" || strategy == "grapevine-6.8")
+        run_grapevine(c, strategy == "grapevine-6.8", measured_iterations);
+    else if (strategy == "packdrop")
+        run_packdrop(c);
+    else
+        run_packdrop_sbac(c);
+    return c.take_result();
+}
+
+BalanceOutcome run_in_process(std::string_view strategy, const BalanceInput& in,
+                              const StrategyOptions& options, protocol::Trace* trace) {
+    if (!has_pe_agents(strategy))
+        throw UsageError(fmt::format("'{}' has no per-PE program", strategy));
+    const std::vector<AgentPe> pes = agent_pes(in);
+    // The faults draw from their own stream, apart from every PE's.
+    protocol::Network net =
+        protocol::make_network(in, options, salt_of(strategy) ^ 0x6661756c7473ULL);
+    InProcessRuntime runtime(net, options.faults);
+    const AgentResult r =
+        run_programs(strategy, options, in.step, in.measured_iterations, pes, runtime, trace);
+    BalanceOutcome out;
+    out.mapping.assign(in.mapping.begin(), in.mapping.end());
+    for (const auto& [task, to] : r.moves) out.mapping[task] = PeId(to);
+    net.report(out);
+    return out;
 }
 
 } // namespace agents
@@ -120,35 +326,6 @@ namespace {
 
 constexpr std::array<std::string_view, 4> agent_strategies{"grapevine", "grapevine-6.8", "packdrop",
                                                            "packdrop-sbac"};
-
-// Every PE in this process: a round's messages are delivered sorted by
-// (destination, source), each source's in the order it sent them.
-class InProcessRuntime final : public AgentRuntime {
-public:
-    explicit InProcessRuntime(std::uint32_t num_pes) : num_pes_(num_pes) {}
-    std::uint32_t num_pes() const override { return num_pes_; }
-    double sum(std::span<const double> local) override {
-        double s = 0;
-        for (double v : local) s += v;
-        return s;
-    }
-    double max(std::span<const double> local) override {
-        double m = local.empty() ? 0 : local[0];
-        for (double v : local) m = std::max(m, v);
-        return m;
-    }
-    std::uint64_t exchange(const std::vector<AgentMessage>& out,
-                           std::vector<AgentMessage>& in) override {
-        in = out;
-        std::stable_sort(in.begin(), in.end(), [](const AgentMessage& a, const AgentMessage& b) {
-            return a.dst != b.dst ? a.dst < b.dst : a.src < b.src;
-        });
-        return out.size();
-    }
-
-private:
-    std::uint32_t num_pes_;
-};
 
 } // namespace
 
@@ -163,20 +340,8 @@ AgentResult run_pe_agents(std::string_view strategy, const StrategyOptions& opti
     if (!has_pe_agents(strategy))
         throw UsageError(fmt::format("'{}' has no per-PE program (those that do: {})", strategy,
                                      fmt::join(agent_strategies, ", ")));
-    // The salts are the simulated protocols' (protocol.hpp's make_network).
-    if (strategy == "grapevine" || strategy == "grapevine-6.8") {
-        agents::Context c(runtime, local, options, step, 0x6772617065ULL);
-        agents::run_grapevine(c, strategy == "grapevine-6.8", measured_iterations);
-        return c.take_result();
-    }
-    if (strategy == "packdrop") {
-        agents::Context c(runtime, local, options, step, 0x7061636bULL);
-        agents::run_packdrop(c);
-        return c.take_result();
-    }
-    agents::Context c(runtime, local, options, step, 0x73626163ULL);
-    agents::run_packdrop_sbac(c);
-    return c.take_result();
+    return agents::run_programs(strategy, options, step, measured_iterations, local, runtime,
+                                nullptr);
 }
 
 std::vector<AgentPe> agent_pes(const BalanceInput& in) {
@@ -187,6 +352,9 @@ std::vector<AgentPe> agent_pes(const BalanceInput& in) {
         pes[p].pe = p;
         pes[p].speed = in.pe_speeds.empty() ? 1.0 : in.pe_speeds[p];
     }
+    std::vector<std::uint32_t> held(P, 0);
+    for (PeId p : in.mapping) ++held[p.value];
+    for (std::uint32_t p = 0; p < P; ++p) pes[p].tasks.reserve(held[p]);
     for (std::uint32_t t = 0; t < in.mapping.size(); ++t)
         pes[in.mapping[t].value].tasks.emplace_back(t, in.task_loads[t]);
     return pes;
@@ -194,17 +362,7 @@ std::vector<AgentPe> agent_pes(const BalanceInput& in) {
 
 BalanceOutcome run_agents_in_process(std::string_view strategy, const BalanceInput& in,
                                      const StrategyOptions& options) {
-    const std::vector<AgentPe> pes = agent_pes(in);
-    InProcessRuntime runtime(static_cast<std::uint32_t>(pes.size()));
-    const AgentResult r =
-        run_pe_agents(strategy, options, in.step, in.measured_iterations, pes, runtime);
-    BalanceOutcome out;
-    out.mapping.assign(in.mapping.begin(), in.mapping.end());
-    for (const auto& [task, to] : r.moves) out.mapping[task] = PeId(to);
-    out.messages = r.messages;
-    out.collectives = r.reductions;
-    out.rounds = r.rounds;
-    return out;
+    return agents::run_in_process(strategy, in, options, nullptr);
 }
 
 } // namespace nettopo

@@ -1,14 +1,12 @@
 // The simulated runtime of the distributed strategies: rounds, a lossy
-// counted network, reliable collectives and DistributedLB's gossip
-// (Menon & Kale, SC13; Charm++ src/ck-ldb/DistributedLB.C). See protocol.hpp
-// for the rules that keep tasks from being lost or duplicated.
+// counted network and reliable collectives. See protocol.hpp for the rules
+// that keep tasks from being lost or duplicated.
 #include "balance/protocol.hpp"
 
 #include "balance/mix.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 
 namespace nettopo::protocol {
@@ -111,19 +109,6 @@ void Network::report(BalanceOutcome& out) const {
     out.protocol_seconds = seconds_;
 }
 
-PackDropSetup packdrop_setup(const BalanceInput& in, Network& net) {
-    PackDropSetup s;
-    s.load = pe_loads(in, in.mapping);
-    net.collective(); // Load_Setup: total load
-    net.collective(); // Chare_Setup: total tasks
-    double total = 0;
-    for (double l : s.load) total += l;
-    const std::uint32_t P = net.num_pes();
-    s.avg = total / P;
-    s.balances = P >= 2 && !in.task_loads.empty() && s.avg > 0;
-    return s;
-}
-
 PeTasks tasks_by_pe(std::uint32_t num_pes, std::span<const PeId> mapping) {
     PeTasks r;
     r.offsets.assign(std::size_t(num_pes) + 1, 0);
@@ -133,116 +118,6 @@ PeTasks tasks_by_pe(std::uint32_t num_pes, std::span<const PeId> mapping) {
     std::vector<std::uint32_t> next(r.offsets.begin(), r.offsets.end() - 1);
     for (std::uint32_t t = 0; t < mapping.size(); ++t) r.tasks[next[mapping[t].value]++] = t;
     return r;
-}
-
-void KnownSets::list(std::uint32_t pe, std::vector<std::uint32_t>& out) const {
-    out.clear();
-    const std::uint64_t* w = bits_.data() + std::size_t(pe) * words_;
-    for (std::uint32_t i = 0; i < words_; ++i)
-        for (std::uint64_t b = w[i]; b != 0; b &= b - 1)
-            out.push_back(i * 64 + static_cast<std::uint32_t>(std::countr_zero(b)));
-}
-
-namespace {
-
-// Snapshots of lists in flight, shared by the messages of one PE's round
-// and freed when the last of them is delivered or lost.
-class SnapshotPool {
-public:
-    explicit SnapshotPool(std::uint32_t words) : words_(words) {}
-    std::uint32_t take(const std::uint64_t* from) {
-        std::uint32_t slot;
-        if (!free_.empty()) {
-            slot = free_.back();
-            free_.pop_back();
-        } else {
-            slot = static_cast<std::uint32_t>(refs_.size());
-            refs_.push_back(0);
-            words_store_.resize(words_store_.size() + words_);
-        }
-        std::copy(from, from + words_, words_store_.data() + std::size_t(slot) * words_);
-        refs_[slot] = 0;
-        return slot;
-    }
-    const std::uint64_t* data(std::uint32_t slot) const {
-        return words_store_.data() + std::size_t(slot) * words_;
-    }
-    void hold(std::uint32_t slot) { ++refs_[slot]; }
-    void release(std::uint32_t slot) {
-        if (--refs_[slot] == 0) free_.push_back(slot);
-    }
-    void release_if_unused(std::uint32_t slot) {
-        if (refs_[slot] == 0) free_.push_back(slot);
-    }
-
-private:
-    std::uint32_t words_;
-    std::vector<std::uint64_t> words_store_;
-    std::vector<std::uint32_t> refs_, free_;
-};
-
-} // namespace
-
-KnownSets gossip(Network& net, std::span<const std::uint8_t> starts, std::uint32_t fanout) {
-    const std::uint32_t P = net.num_pes();
-    KnownSets k;
-    k.words_ = (P + 63) / 64;
-    k.bits_.assign(std::size_t(P) * k.words_, 0);
-    const std::uint32_t W = k.words_;
-    // DistributedLB: kMaxGossipMsgCount = 2 log2 P, and a PE stops only once
-    // it has sent more than that.
-    const std::uint32_t max_sends = 2 * ceil_log2(P) + 1;
-    const std::uint32_t targets = std::min(fanout, P - 1);
-    std::vector<std::uint32_t> sends(P, 0), received(P, 0), touched, chosen;
-    SnapshotPool pool(W);
-
-    auto forward = [&](std::uint32_t pe, std::uint32_t times) {
-        const std::uint64_t* mine = k.bits_.data() + std::size_t(pe) * W;
-        std::uint32_t count = 0;
-        for (std::uint32_t i = 0; i < W; ++i) count += std::popcount(mine[i]);
-        const double bytes = envelope_bytes + 12.0 * count;
-        bool have_slot = false;
-        std::uint32_t slot = 0;
-        for (std::uint32_t n = 0; n < times && sends[pe] < max_sends && targets > 0; ++n) {
-            chosen.clear();
-            while (chosen.size() < targets) {
-                const std::uint32_t to = uniform_below(net.rng(), P);
-                if (to != pe && std::find(chosen.begin(), chosen.end(), to) == chosen.end())
-                    chosen.push_back(to);
-            }
-            if (!have_slot) {
-                slot = pool.take(mine);
-                have_slot = true;
-            }
-            for (std::uint32_t to : chosen)
-                if (net.send({pe, to, 0, slot, 0, 0, bytes})) pool.hold(slot);
-            ++sends[pe];
-        }
-        if (have_slot) pool.release_if_unused(slot);
-    };
-
-    for (std::uint32_t p = 0; p < P; ++p)
-        if (starts[p]) {
-            k.bits_[std::size_t(p) * W + p / 64] |= std::uint64_t(1) << (p % 64);
-            forward(p, 1);
-        }
-    while (!net.idle()) {
-        touched.clear();
-        for (const Message& m : net.next_round()) {
-            std::uint64_t* into = k.bits_.data() + std::size_t(m.dst) * W;
-            const std::uint64_t* from = pool.data(m.item);
-            for (std::uint32_t i = 0; i < W; ++i) into[i] |= from[i];
-            pool.release(m.item);
-            if (received[m.dst]++ == 0) touched.push_back(m.dst);
-        }
-        std::sort(touched.begin(), touched.end());
-        for (std::uint32_t pe : touched) {
-            forward(pe, received[pe]);
-            received[pe] = 0;
-        }
-    }
-    net.collective(); // quiescence detection ends the gossip
-    return k;
 }
 
 Neighborhoods neighborhoods(const CommModel& model) {

@@ -1,7 +1,9 @@
 // The simulated runtime under the distributed strategies (Grapevine,
 // PackDrop, Neighbor): synchronous rounds, a network of counted messages
-// that the FaultModel can lose or delay, the runtime's reliable collectives,
-// and the gossip both Grapevine and PackDrop use to spread underloaded PEs.
+// that the FaultModel can lose or delay and the runtime's reliable
+// collectives. Neighbor runs over it directly; the gossip protocols
+// (Grapevine, PackDrop) are per-PE programs (agents.hpp) that the
+// in-process runtime runs over it (pe_agents.cpp).
 //
 // Rules every protocol here keeps, so that no task is lost or duplicated
 // and no protocol runs forever:
@@ -91,10 +93,12 @@ private:
 // strategy's salt, so strategies and steps draw apart.
 Network make_network(const BalanceInput& in, const StrategyOptions& options, std::uint64_t salt);
 
-inline double uniform01(std::mt19937_64& rng) {
+// Draws from any 64-bit generator: the network's std::mt19937_64 or a PE
+// program's own stream (agents.hpp).
+template <class Rng> double uniform01(Rng& rng) {
     return static_cast<double>(rng() >> 11) * 0x1.0p-53;
 }
-inline std::uint32_t uniform_below(std::mt19937_64& rng, std::uint32_t n) {
+template <class Rng> std::uint32_t uniform_below(Rng& rng, std::uint32_t n) {
     return static_cast<std::uint32_t>(rng() % n);
 }
 
@@ -107,44 +111,6 @@ struct PeTasks {
     }
 };
 PeTasks tasks_by_pe(std::uint32_t num_pes, std::span<const PeId> mapping);
-
-// DistributedLB's gossip (GossipLoadInfo/SendLoadInfo): every starting PE
-// injects its own (PE, load) pair; a PE that receives a list merges it into
-// its own and, for each message received, sends its whole list to `fanout`
-// distinct random other PEs, at most 2 ceil(log2 P) + 1 times in all. It
-// ends when no gossip is in flight (the runtime's quiescence detection).
-//
-// A PE's announced load never changes during the gossip, so a list is
-// carried as the set of PEs it names (a bitset) and the loads are read from
-// `announced`; the bytes charged are those of the (PE, load) list. In a
-// round, a PE merges everything that arrived before forwarding: each
-// message it forwards carries at least what DistributedLB's would.
-class KnownSets {
-public:
-    std::uint32_t words() const { return words_; }
-    bool knows(std::uint32_t pe, std::uint32_t other) const {
-        return (bits_[std::size_t(pe) * words_ + other / 64] >> (other % 64)) & 1;
-    }
-    // The PEs pe knows of, increasing.
-    void list(std::uint32_t pe, std::vector<std::uint32_t>& out) const;
-
-private:
-    std::uint32_t words_ = 0;
-    std::vector<std::uint64_t> bits_;
-    friend KnownSets gossip(Network&, std::span<const std::uint8_t>, std::uint32_t);
-};
-KnownSets gossip(Network& net, std::span<const std::uint8_t> starts, std::uint32_t fanout);
-
-// PackDrop's start, both forms (packdrop.cpp, packdrop_sbac.cpp): each PE's
-// load and the two reductions, Load_Setup (the total load) and Chare_Setup
-// (the number of tasks). `balances`: there is something to balance (at
-// least 2 PEs, a task and a positive average).
-struct PackDropSetup {
-    std::vector<double> load; // per PE
-    double avg = 0;
-    bool balances = false;
-};
-PackDropSetup packdrop_setup(const BalanceInput& in, Network& net);
 
 // What the tests check the protocols against: every commit, and every
 // acceptance a receiver made with the rule it applied.
@@ -184,20 +150,21 @@ private:
     std::vector<std::pair<std::uint32_t, double>> sent_;
 };
 
-// Reusable entry points with a trace, behind the registry's strategies.
+// Reusable entry points with a trace, behind the registry's strategies
+// (the gossip protocols' run their per-PE programs in process).
 BalanceOutcome run_grapevine(const BalanceInput& in, const StrategyOptions& options,
                              Trace* trace = nullptr);
 BalanceOutcome run_packdrop(const BalanceInput& in, const StrategyOptions& options,
                             Trace* trace = nullptr);
 BalanceOutcome run_neighbor(const BalanceInput& in, const StrategyOptions& options,
                             Trace* trace = nullptr);
-// Charm++ 6.8's forms: DistributedLB before 6.9 (grapevine.cpp) and
+// Charm++ 6.8's forms: DistributedLB before 6.9 (grapevine_agents.cpp) and
 // NeighborLB on its default torus_nd_5 neighbourhood (neighbor.cpp).
 BalanceOutcome run_grapevine_68(const BalanceInput& in, const StrategyOptions& options,
                                 Trace* trace = nullptr);
 BalanceOutcome run_neighbor_charm(const BalanceInput& in, const StrategyOptions& options,
                                   Trace* trace = nullptr);
-// PackDrop as its authors coded it (packdrop_sbac.cpp).
+// PackDrop as its authors coded it (packdrop_sbac_agents.cpp).
 BalanceOutcome run_packdrop_sbac(const BalanceInput& in, const StrategyOptions& options,
                                  Trace* trace = nullptr);
 
