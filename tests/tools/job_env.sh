@@ -46,7 +46,7 @@ grep -q "neither SLURM_JOB_NODELIST nor PBS_NODEFILE" "$work/stderr" ||
 expect "a PBS_NODEFILE that does not exist: bad data" 1 "" PBS_NODEFILE="$work/none" -- --job num-pes
 expect "a host of SLURM_JOB_NODELIST not in the cluster: bad data" 1 "" \
     SLURM_JOB_NODELIST='n[08-09]' -- --job num-pes
-grep -q '\$SLURM_JOB_NODELIST: a host is not in the cluster: n09' "$work/stderr" ||
+grep -q '\$SLURM_JOB_NODELIST: a host is not in the cluster: n09; known machines: n\[01-08\]' "$work/stderr" ||
     fail "unknown host: the message does not name the variable and the host: $(cat "$work/stderr")"
 
 [[ $failures -eq 0 ]] || { echo "$failures check(s) failed"; exit 1; }

@@ -1,5 +1,6 @@
 #include "nettopo/model/job_view.hpp"
 
+#include "nettopo/model/name_hint.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostfile.hpp"
 #include "nettopo/support/hostlist.hpp"
@@ -65,9 +66,10 @@ std::vector<MachineId> machines_named(const Cluster& cluster, std::span<const st
     }
     if (!missing.empty())
         throw InputError(source, 0,
-                         fmt::format("{} not in the cluster: {}",
-                                     missing.size() == 1 ? "a host is" : "hosts are",
-                                     hostlist_excerpt(missing)));
+                         with_hint(fmt::format("{} not in the cluster: {}",
+                                               missing.size() == 1 ? "a host is" : "hosts are",
+                                               hostlist_excerpt(missing)),
+                                   machine_names_hint(cluster, missing)));
     // Two names of one machine (a short and a fully qualified one): once.
     std::vector<MachineId> unique;
     std::vector<char> seen(cluster.num_machines(), 0);

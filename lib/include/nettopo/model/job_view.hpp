@@ -73,7 +73,8 @@ private:
 // matches a machine named by its short name (the part before the first
 // '.'): job launchers may write fully qualified names. A name given again
 // is dropped (the first position kept). InputError naming the names not
-// in the cluster (a few of them and how many more), prefixed with `source`.
+// in the cluster (a few of them and how many more), prefixed with `source`,
+// and what the cluster has instead (model/name_hint.hpp).
 std::vector<MachineId> machines_named(const Cluster& cluster, std::span<const std::string> names,
                                       const std::string& source);
 
