@@ -27,6 +27,11 @@ enum class Remedy : std::uint8_t {
     raise_vertex_limit,       // Limits::max_vertices (limits.hpp): allow more machines and switches
     raise_link_limit,         // Limits::max_links: allow more links
     force_generation, // Limits::max_generated_bytes: generate a cluster estimated that large
+    // The file read is another program's: give it where that kind is read
+    // (assemble.hpp's ClusterSources), not as a whole cluster (load.hpp).
+    read_as_ibnetdiscover, // ClusterSources::ibnetdiscover: an ibnetdiscover dump
+    read_as_slurm,         // ClusterSources::slurm: a Slurm topology.conf or topology.yaml
+    read_as_host_export,   // ClusterSources::hosts: an hwloc topology diff
 };
 
 class Error : public std::runtime_error {
@@ -47,8 +52,9 @@ class InputError : public Error {
 public:
     explicit InputError(const std::string& message, Remedy remedy = Remedy::none)
         : Error(message, remedy) {}
-    InputError(const std::string& file, std::size_t line, const std::string& message)
-        : Error(locate(file, line) + message), file_(file), line_(line) {}
+    InputError(const std::string& file, std::size_t line, const std::string& message,
+               Remedy remedy = Remedy::none)
+        : Error(locate(file, line) + message, remedy), file_(file), line_(line) {}
     // `cause` (an error that names no file) located in `file`, remedy kept.
     InputError(const std::string& file, std::size_t line, const InputError& cause)
         : Error(locate(file, line) + cause.what(), cause.remedy()), file_(file), line_(line) {}
