@@ -44,30 +44,36 @@ TEST_CASE("a machine name hint: the nearest names, or the names as ranges", "[mo
 }
 
 TEST_CASE("a machine name hint: several runs, a few items or none", "[model][names]") {
-    const Cluster few = test::from_description_text("machines n[1-8] pu:1\n"
-                                                    "machines n[20-23] pu:1\n"
-                                                    "machine login pu:1\n"
-                                                    "machines gpu[01-04] pu:1\n",
-                                                    "few.topo");
-    CHECK(machine_name_hint(few, "n12") == "known machines: n[1-8,20-23],login,gpu[01-04]");
-    CHECK(machine_name_hint(few, "n08") == "did you mean n8?");
-    CHECK(machine_name_hint(few, "logn") == "did you mean login?");
-    CHECK(machine_name_hint(few, "gpu1") == "did you mean gpu01?");
-    CHECK(machine_name_hint(few, "a") == "known machines: n[1-8,20-23],login,gpu[01-04]");
-    // Too many names for one short hostlist: those of the name's prefix.
-    const Cluster more = test::from_description_text("machines n[01-08] pu:1\n"
-                                                     "machines n[10-12] pu:1\n"
-                                                     "machine a pu:1\nmachine b pu:1\n"
-                                                     "machine c pu:1\nmachine d pu:1\n",
-                                                     "more.topo");
-    CHECK(machine_name_hint(more, "n09") == "known machines: n[01-08,10-12] and 4 more");
-    CHECK(machine_name_hint(more, "n9") == "known machines: n[01-08,10-12] and 4 more");
-    CHECK(machine_name_hint(more, "n3") == "did you mean n03?");
-    CHECK(machine_name_hint(more, "e").empty());
+    // Runs of several prefixes, a name alone: 3 items.
+    const char* few = "machines n[1-8] pu:1\nmachines n[20-23] pu:1\nmachine login pu:1\n"
+                      "machines gpu[01-04] pu:1\n";
+    // 5 items, too many for one short hostlist: those of the name's prefix.
+    const char* more = "machines n[01-08] pu:1\nmachines n[10-12] pu:1\nmachine a pu:1\n"
+                       "machine b pu:1\nmachine c pu:1\nmachine d pu:1\n";
     // Two machines: any one-letter name is one edit from both, which is no hint.
-    const Cluster two = test::from_description_text("machine A pu:1\nmachine B pu:1\n", "ab.topo");
-    CHECK(machine_name_hint(two, "C") == "known machines: A,B");
-    CHECK(machine_name_hint(two, "b") == "did you mean B?");
+    const char* two = "machine A pu:1\nmachine B pu:1\n";
+    const struct {
+        const char* cluster;
+        const char* name;
+        const char* hint;
+    } cases[] = {
+        {few, "n12", "known machines: n[1-8,20-23],login,gpu[01-04]"},
+        {few, "n08", "did you mean n8?"},
+        {few, "logn", "did you mean login?"},
+        {few, "gpu1", "did you mean gpu01?"},
+        {few, "a", "known machines: n[1-8,20-23],login,gpu[01-04]"},
+        {more, "n09", "known machines: n[01-08,10-12] and 4 more"},
+        {more, "n9", "known machines: n[01-08,10-12] and 4 more"},
+        {more, "n3", "did you mean n03?"},
+        {more, "e", ""},
+        {two, "C", "known machines: A,B"},
+        {two, "b", "did you mean B?"},
+    };
+    for (const auto& k : cases) {
+        INFO(k.cluster << " / " << k.name);
+        CHECK(machine_name_hint(test::from_description_text(k.cluster, "t.topo"), k.name) ==
+              k.hint);
+    }
     // Names that fold into no short hostlist: the nearest only, or nothing.
     std::string many;
     for (int i = 0; i < 20; ++i) many += fmt::format("machine host{}x pu:1\n", i);
