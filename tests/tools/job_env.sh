@@ -46,8 +46,13 @@ grep -q "neither SLURM_JOB_NODELIST nor PBS_NODEFILE" "$work/stderr" ||
 expect "a PBS_NODEFILE that does not exist: bad data" 1 "" PBS_NODEFILE="$work/none" -- --job num-pes
 expect "a host of SLURM_JOB_NODELIST not in the cluster: bad data" 1 "" \
     SLURM_JOB_NODELIST='n[08-09]' -- --job num-pes
-grep -q '\$SLURM_JOB_NODELIST: a host is not in the cluster: n09' "$work/stderr" ||
+grep -q '\$SLURM_JOB_NODELIST: a host is not in the cluster: n09; known machines: n\[01-08\]' "$work/stderr" ||
     fail "unknown host: the message does not name the variable and the host: $(cat "$work/stderr")"
+# A host file names the line of the first host not in the cluster (issue 25).
+expect "a host of PBS_NODEFILE not in the cluster: bad data" 1 "" \
+    PBS_NODEFILE="$inputs/jobs/typo.hosts" -- --job num-pes
+grep -q "typo.hosts:5: host 'n0l' is not in the cluster (nor are 2 more, from line 7: n\[12,09\]); did you mean n01?" "$work/stderr" ||
+    fail "unknown host of PBS_NODEFILE: no file, line and suggestion: $(cat "$work/stderr")"
 
 [[ $failures -eq 0 ]] || { echo "$failures check(s) failed"; exit 1; }
 echo "all checks passed"

@@ -1,6 +1,7 @@
 // The highlights of a drawing (dot_highlight.hpp).
 #include "common/dot_highlight.hpp"
 
+#include "nettopo/model/detail/name_hint.hpp"
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
@@ -110,7 +111,7 @@ DotHighlight read_dot_highlight(const Cluster& c, std::string_view text) {
                 continue;
             }
             const std::optional<MachineId> m = c.find_machine(end);
-            if (!m) throw ValueError(whole, fmt::format("no machine named '{}'", end));
+            if (!m) throw ValueError(whole, no_machine_named(c, end));
             pe[i] = c.pes_of_machine(*m)[0];
         }
         return highlight_path(c, pe[0], pe[1]);
@@ -131,7 +132,9 @@ DotHighlight read_dot_highlight(const Cluster& c, std::string_view text) {
             unknown.push_back(name);
     }
     if (!unknown.empty())
-        throw ValueError(whole, fmt::format("no machine named {}", hostlist_excerpt(unknown)));
+        throw ValueError(whole,
+                         with_hint(fmt::format("no machine named {}", hostlist_excerpt(unknown)),
+                                   machine_names_hint(c, unknown)));
     return highlight_machines(c, machines);
 }
 

@@ -39,7 +39,21 @@ int run_guarded(std::string_view tool, const std::function<int()>& body) {
     return code;
 }
 
-std::string_view remedy_hint(Remedy remedy) {
+namespace {
+// `file` as a shell reads it back: as it is when it holds nothing a shell
+// would take apart, else in single quotes; FILE for no file ("<stdin>").
+std::string shell_word(std::string_view file) {
+    if (file.empty() || file.starts_with('<')) return "FILE";
+    if (file.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                               "_-+.,/:=@%") == std::string_view::npos)
+        return std::string(file);
+    std::string quoted = "'";
+    for (const char c : file) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+} // namespace
+
+std::string remedy_hint(Remedy remedy, std::string_view file) {
     switch (remedy) {
     case Remedy::none:
         return {};
@@ -59,16 +73,31 @@ std::string_view remedy_hint(Remedy remedy) {
         return "set NETTOPO_MAX_LINKS to raise the limit";
     case Remedy::force_generation:
         return "nettopo-gen --force generates it anyway";
+    case Remedy::read_as_ibnetdiscover:
+        return fmt::format("give it to nettopo-discover --ibnetdiscover {}, with --hosts or "
+                           "--default-machine",
+                           shell_word(file));
+    case Remedy::read_as_slurm:
+        return fmt::format("give it to nettopo-discover --slurm {}, with --hosts or "
+                           "--default-machine",
+                           shell_word(file));
+    case Remedy::read_as_host_export:
+        return fmt::format("give it to nettopo-discover --hosts {}, with a fabric or --hosts-only",
+                           shell_word(file));
     }
     return {};
 }
 
 std::string error_message(const std::exception& e) {
     const auto* error = dynamic_cast<const Error*>(&e);
-    const std::string_view hint = error ? remedy_hint(error->remedy()) : std::string_view();
-    // A message may quote bytes of the input: none reaches the terminal as a control.
+    const auto* input = dynamic_cast<const InputError*>(&e);
+    const std::string hint =
+        error ? remedy_hint(error->remedy(), input ? std::string_view(input->file()) : "")
+              : std::string();
+    // A message may quote bytes of the input (a hint, a file name): none
+    // reaches the terminal as a control.
     const std::string what = printable_text(e.what());
-    return hint.empty() ? what : fmt::format("{} ({})", what, hint);
+    return hint.empty() ? what : fmt::format("{} ({})", what, printable_text(hint));
 }
 
 int report_usage_error(std::string_view tool, std::string_view message) {

@@ -39,11 +39,15 @@ int run_guarded(std::string_view tool, const std::function<int()>& body);
 
 // What the user of a tool does for a library Remedy, in the tools' flags:
 // "give --default-machine", "use --allow-disconnected if this is intended";
-// empty for Remedy::none. The one place remedies become flags.
-std::string_view remedy_hint(Remedy remedy);
+// for a file that another option reads, that option with `file` (the file
+// the error is about, quoted for a shell; FILE when it names none, as
+// "<stdin>"): "give it to nettopo-discover --ibnetdiscover ib.txt, with
+// --hosts or --default-machine". Empty for Remedy::none. The one place
+// remedies become flags.
+std::string remedy_hint(Remedy remedy, std::string_view file = {});
 
 // A library error's message for a tool's user: what() and, in parentheses,
-// remedy_hint(remedy()) when there is one.
+// remedy_hint(remedy(), file()) when there is one.
 std::string error_message(const std::exception& e);
 
 // A command-line parsing error, reported like every other error; returns 2.

@@ -39,13 +39,13 @@ void check_standard_input(const JobOptions& o, std::string_view input, std::stri
 }
 
 namespace {
-std::vector<std::string> hostfile_names(const std::string& path) {
-    if (path == "-") return read_hostfile(std::cin, "<stdin>");
+std::vector<HostfileHost> hostfile_hosts(const std::string& path) {
+    if (path == "-") return read_hostfile_lines(std::cin, "<stdin>");
     std::ifstream in(path);
     if (!in)
         throw InputError(path, 0,
                          fmt::format("cannot read the host file: {}", std::strerror(errno)));
-    return read_hostfile(in, path);
+    return read_hostfile_lines(in, path);
 }
 
 std::vector<std::string> hostlist_names(const std::string& expression, const std::string& what) {
@@ -61,7 +61,14 @@ std::optional<JobView> job_view_from_options(const Cluster& cluster, const JobOp
     if (int(!o.nodes.empty()) + int(!o.hostfile.empty()) + int(o.job) > 1)
         throw UsageError("give one of --nodes, --hostfile and --job");
     std::vector<std::string> names;
+    std::vector<std::size_t> lines; // of each name, when they come from a file
     std::string source;
+    const auto add_hostfile = [&](const std::string& path) {
+        for (HostfileHost& host : hostfile_hosts(path)) {
+            names.push_back(std::move(host.name));
+            lines.push_back(host.line);
+        }
+    };
     if (!o.nodes.empty()) {
         // The hostlist is a command-line argument: what is wrong with it is
         // bad usage, as for a machine argument, not bad data.
@@ -74,7 +81,7 @@ std::optional<JobView> job_view_from_options(const Cluster& cluster, const JobOp
     }
     if (!o.hostfile.empty()) {
         source = o.hostfile == "-" ? "<stdin>" : o.hostfile;
-        names = hostfile_names(o.hostfile);
+        add_hostfile(o.hostfile);
     } else if (o.job) {
         // Environment variables are read here, in the tool: the library reads none.
         if (const char* list = std::getenv("SLURM_JOB_NODELIST"); list && *list) {
@@ -82,7 +89,7 @@ std::optional<JobView> job_view_from_options(const Cluster& cluster, const JobOp
             names = hostlist_names(list, source);
         } else if (const char* file = std::getenv("PBS_NODEFILE"); file && *file) {
             source = file;
-            names = hostfile_names(file);
+            add_hostfile(file);
         } else {
             throw UsageError("--job: neither SLURM_JOB_NODELIST nor PBS_NODEFILE is set (not "
                              "inside a Slurm or PBS job?); give --nodes or --hostfile");
@@ -91,7 +98,7 @@ std::optional<JobView> job_view_from_options(const Cluster& cluster, const JobOp
         return std::nullopt;
     }
     if (names.empty()) throw InputError(source, 0, "names no host");
-    return JobView(cluster, machines_named(cluster, names, source));
+    return JobView(cluster, machines_named(cluster, names, source, lines));
 }
 
 } // namespace nettopo

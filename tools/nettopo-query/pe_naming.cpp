@@ -1,5 +1,6 @@
 #include "nettopo-query/pe_naming.hpp"
 
+#include "nettopo/model/detail/name_hint.hpp"
 #include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
@@ -78,7 +79,7 @@ std::optional<PeId> PeNaming::parse_pe(std::string_view text, std::string& why) 
         os_text = text.substr(colon + 1);
         m = cluster_.find_machine(host);
         if (!m) {
-            why = fmt::format("PE '{}': no machine named '{}'", text, host);
+            why = fmt::format("PE '{}': {}", text, no_machine_named(cluster_, host));
             return std::nullopt;
         }
         if (view_ && !view_->contains(*m)) {
@@ -172,9 +173,10 @@ std::vector<MachineId> PeNaming::require_machines(std::string_view expression) c
             machines.push_back(*m);
     }
     if (missing.size() == 1 && names.size() == 1) // as for a plain name
-        throw UsageError(fmt::format("no machine named '{}'", missing[0]));
+        throw UsageError(no_machine_named(cluster_, missing[0]));
     if (!missing.empty())
-        throw UsageError(fmt::format("no machine named {}", hostlist_excerpt(missing)));
+        throw UsageError(with_hint(fmt::format("no machine named {}", hostlist_excerpt(missing)),
+                                   machine_names_hint(cluster_, missing)));
     if (!outside.empty())
         throw UsageError(fmt::format("not in the allocation: {}", hostlist_excerpt(outside)));
     return machines;

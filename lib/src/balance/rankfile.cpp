@@ -8,6 +8,7 @@
 // are the PUs' OS indexes, read by Open MPI with rmaps_rank_file_physical=1
 // (as the PU itself with --use-hwthread-cpus, else as the core holding it).
 #include "nettopo/balance/mapping_io.hpp"
+#include "nettopo/model/detail/name_hint.hpp"
 #include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
 
@@ -66,7 +67,9 @@ std::vector<PeId> read_rankfile(const std::string& path, const Cluster& cluster)
             throw bad(fmt::format("rank '{}' is not a whole number", words[1].substr(0, eq)));
         const std::string_view host = words[1].substr(eq + 1);
         const auto machine = cluster.find_machine(host);
-        if (!machine) throw bad(fmt::format("host '{}' is not in the cluster", host));
+        if (!machine)
+            throw bad(with_hint(fmt::format("host '{}' is not in the cluster", host),
+                                machine_name_hint(cluster, host)));
         if (!words[2].starts_with("slot="))
             throw bad(fmt::format("expected slot=P, found '{}'", words[2]));
         const std::string_view slot_text = words[2].substr(5);

@@ -34,6 +34,7 @@
 // together).
 #include "nettopo/fabric/fabric.hpp"
 #include "nettopo/support/detail/name_rules.hpp"
+#include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
 #include "nettopo/support/limits.hpp"
@@ -264,17 +265,6 @@ Fabric build_blocks(const std::string& source, const std::vector<BlockDecl>& dec
 
 // ---------------------------------------------------------------------------
 // topology.conf
-
-bool iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        char x = a[i], y = b[i];
-        if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-        if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-        if (x != y) return false;
-    }
-    return true;
-}
 
 bool is_space(char c) {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';

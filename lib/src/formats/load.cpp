@@ -17,6 +17,7 @@
 #include <iterator>
 #include <pugixml.hpp>
 #include <sstream>
+#include <vector>
 
 namespace nettopo {
 
@@ -48,16 +49,125 @@ std::string_view xml_root_name(std::string_view s) {
     }
 }
 
+// The value of attribute `name` in the start tag that begins at `tag`, or "".
+std::string_view attribute(std::string_view tag, std::string_view name) {
+    tag = tag.substr(0, tag.find('>'));
+    for (std::size_t at = tag.find(name); at != std::string_view::npos;
+         at = tag.find(name, at + 1)) {
+        std::size_t i = at + name.size();
+        while (i < tag.size() && std::isspace(static_cast<unsigned char>(tag[i]))) ++i;
+        if (at == 0 || !std::isspace(static_cast<unsigned char>(tag[at - 1])) || i >= tag.size() ||
+            tag[i] != '=')
+            continue;
+        ++i;
+        while (i < tag.size() && std::isspace(static_cast<unsigned char>(tag[i]))) ++i;
+        if (i >= tag.size() || (tag[i] != '"' && tag[i] != '\'')) return {};
+        const std::size_t end = tag.find(tag[i], i + 1);
+        return end == std::string_view::npos ? std::string_view() : tag.substr(i + 1, end - i - 1);
+    }
+    return {};
+}
+
+bool is_number(std::string_view word) {
+    return !word.empty() && word.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+// Other programs' files that load_cluster does not read, each with the
+// Remedy naming the library's reader of it.
+enum class Foreign { none, ibnetdiscover, slurm_conf, slurm_yaml };
+
+// Which of them a file's first statement (its words) begins, if any: an
+// ibnetdiscover topology file ("vendid=0x2c9", "Switch 36 \"S-..."), its -p
+// port report ("SW 1 36 0x..."), its -s route trace ("DR path ..."); a Slurm
+// topology.conf (SwitchName=, BlockName=, BlockSizes=, any case) or
+// topology.yaml ("- topology: name").
+Foreign foreign_statement(const std::vector<std::string_view>& words) {
+    const std::string_view first = words[0];
+    const auto word = [&](std::size_t i) { return i < words.size() ? words[i] : ""; };
+    // "key=value" in one word (ibnetdiscover), or "key = value" (Slurm).
+    const std::size_t equals = first.find('=');
+    const std::string_view key = first.substr(0, equals);
+    const bool assigns = equals != std::string_view::npos || word(1).starts_with('=');
+    if (first == "DR" && word(1) == "path") return Foreign::ibnetdiscover;
+    if (equals != std::string_view::npos && first.substr(equals + 1).starts_with("0x"))
+        for (const char* k : {"vendid", "devid", "sysimgguid", "switchguid", "caguid", "rtguid"})
+            if (key == k) return Foreign::ibnetdiscover;
+    if ((first == "Switch" || first == "Ca" || first == "Rt") && is_number(word(1)) &&
+        (word(2).starts_with("\"S-") || word(2).starts_with("\"H-") || word(2).starts_with("\"R-")))
+        return Foreign::ibnetdiscover;
+    if ((first == "SW" || first == "CA" || first == "RT") && is_number(word(1)) &&
+        is_number(word(2)) && word(3).starts_with("0x"))
+        return Foreign::ibnetdiscover;
+    if (assigns)
+        for (const char* k : {"SwitchName", "BlockName", "BlockSizes"})
+            if (iequals(key, k)) return Foreign::slurm_conf;
+    if ((first == "-" ? word(1) : first) == "topology:") return Foreign::slurm_yaml;
+    return Foreign::none;
+}
+
+// Refuses `text` when it is another program's file rather than a
+// description, recognised by its first statement (the first line with
+// something but a '#' comment, as the description reads it) when that
+// statement cannot begin a description. Lines such files may begin with that
+// say nothing yet (YAML's "---" and directives, ibnetdiscover -g's chassis
+// headers) are passed over. Only ever turns a description's syntax error into
+// a better one: "FILE:LINE: this is an ibnetdiscover dump, not a cluster
+// topology".
+void refuse_foreign_text(std::string_view text, const std::string& source) {
+    if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+    std::vector<std::string_view> words;
+    std::size_t number = 0;
+    for (std::size_t pos = 0; pos < text.size();) {
+        const std::size_t nl = std::min(text.find('\n', pos), text.size());
+        const std::string_view line = text.substr(pos, nl - pos);
+        pos = nl + 1;
+        ++number;
+        words.clear();
+        for_each_token(line.substr(0, line.find('#')),
+                       [&](std::string_view w) { words.push_back(w); });
+        if (words.empty()) continue;
+        const std::string_view first = words[0];
+        if (first == "---" || first.starts_with('%') || first == "Chassis" ||
+            first == "Hostname:" || (first == "Non-Chassis" && words.size() > 1))
+            continue;
+        const auto refuse = [&](const char* what, Remedy remedy) {
+            throw InputError(source, number,
+                             fmt::format("this is {}, not a cluster topology", what), remedy);
+        };
+        switch (foreign_statement(words)) {
+        case Foreign::none:
+            return;
+        case Foreign::ibnetdiscover:
+            refuse("an ibnetdiscover dump", Remedy::read_as_ibnetdiscover);
+            return;
+        case Foreign::slurm_conf:
+            refuse("a Slurm topology.conf", Remedy::read_as_slurm);
+            return;
+        case Foreign::slurm_yaml:
+            refuse("a Slurm topology.yaml", Remedy::read_as_slurm);
+            return;
+        }
+    }
+}
+
 InputKind kind_of(std::string_view buffer, const std::string& source) {
     if (looks_like_image(buffer)) return InputKind::Image;
     const std::string_view root = xml_root_name(buffer);
-    if (root.empty()) return InputKind::Description;
+    if (root.empty()) {
+        refuse_foreign_text(buffer, source);
+        return InputKind::Description;
+    }
     if (root == "nettopo") return InputKind::Archive;
     if (root == "topology") return InputKind::HwlocXml;
-    if (root == "topologydiff")
-        throw InputError(source, 0,
-                         "this is an hwloc topology diff; it needs its reference "
-                         "host's XML to be applied to");
+    if (root == "topologydiff") {
+        const std::string_view reference = attribute(
+            buffer.substr(static_cast<std::size_t>(root.data() - buffer.data())), "refname");
+        throw InputError(
+            source, 0,
+            fmt::format("this is an hwloc topology diff{}, not a whole export",
+                        reference.empty() ? std::string() : fmt::format(" against {}", reference)),
+            Remedy::read_as_host_export);
+    }
     throw InputError(source, 0,
                      fmt::format("unrecognised XML document <{}>: expected a nettopo "
                                  "archive <nettopo> or an hwloc export <topology>",

@@ -1,5 +1,6 @@
 #include "nettopo/model/cluster.hpp"
 
+#include "nettopo/model/detail/name_hint.hpp"
 #include "nettopo/support/detail/name_rules.hpp"
 #include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
@@ -184,12 +185,12 @@ NodeId Cluster::require_node(std::uint64_t index) const {
 
 MachineId Cluster::require_machine(std::string_view name) const {
     if (auto m = find_machine(name)) return *m;
-    throw UsageError(fmt::format("no machine named '{}'", name));
+    throw UsageError(no_machine_named(*this, name));
 }
 
 VertexId Cluster::require_vertex(std::string_view name) const {
     if (auto v = find_vertex(name)) return *v;
-    throw UsageError(fmt::format("no machine or switch named '{}'", name));
+    throw UsageError(no_machine_or_switch_named(*this, name));
 }
 
 std::string cluster_counts(const Cluster& c) {

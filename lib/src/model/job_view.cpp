@@ -1,5 +1,6 @@
 #include "nettopo/model/job_view.hpp"
 
+#include "nettopo/model/detail/name_hint.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostfile.hpp"
 #include "nettopo/support/hostlist.hpp"
@@ -48,26 +49,54 @@ std::optional<std::uint32_t> JobView::view_node(NodeId n) const {
     return first_node_[i] + (n.value - cluster_->first_node(m).value);
 }
 
+namespace {
+// The error for the names of `source` missing from the cluster;
+// `first_line` is the line of the first of them when `source` is a file.
+InputError not_in_cluster(const Cluster& cluster, const std::vector<std::string>& missing,
+                          const std::string& source, std::optional<std::size_t> first_line,
+                          std::size_t second_line) {
+    if (!first_line)
+        return InputError(source, 0,
+                          with_hint(fmt::format("{} not in the cluster: {}",
+                                                missing.size() == 1 ? "a host is" : "hosts are",
+                                                hostlist_excerpt(missing)),
+                                    machine_names_hint(cluster, missing)));
+    std::string message = fmt::format("host '{}' is not in the cluster", missing[0]);
+    if (missing.size() > 1)
+        message += fmt::format(" (nor {} {} more, from line {}: {})",
+                               missing.size() == 2 ? "is" : "are", missing.size() - 1, second_line,
+                               hostlist_excerpt({missing.begin() + 1, missing.end()}));
+    return InputError(source, *first_line,
+                      with_hint(std::move(message), machine_name_hint(cluster, missing[0])));
+}
+} // namespace
+
 std::vector<MachineId> machines_named(const Cluster& cluster, std::span<const std::string> names,
-                                      const std::string& source) {
+                                      const std::string& source,
+                                      std::span<const std::size_t> lines) {
     std::vector<MachineId> found;
     std::vector<std::string> missing;
-    for (const std::string& name : first_occurrences({names.begin(), names.end()})) {
+    std::vector<std::size_t> missing_lines;
+    const bool located = !lines.empty() && lines.size() == names.size();
+    const std::vector<std::string> all(names.begin(), names.end());
+    for (const std::size_t i : first_positions(all)) {
+        const std::string& name = all[i];
         auto m = cluster.find_machine(name);
         if (!m) {
             const std::string_view shortname = std::string_view(name).substr(0, name.find('.'));
             if (shortname.size() != name.size()) m = cluster.find_machine(shortname);
         }
-        if (m)
+        if (m) {
             found.push_back(*m);
-        else
+        } else {
             missing.push_back(name);
+            if (located) missing_lines.push_back(lines[i]);
+        }
     }
     if (!missing.empty())
-        throw InputError(source, 0,
-                         fmt::format("{} not in the cluster: {}",
-                                     missing.size() == 1 ? "a host is" : "hosts are",
-                                     hostlist_excerpt(missing)));
+        throw not_in_cluster(cluster, missing, source,
+                             !located ? std::nullopt : std::optional<std::size_t>(missing_lines[0]),
+                             missing_lines.size() > 1 ? missing_lines[1] : 0);
     // Two names of one machine (a short and a fully qualified one): once.
     std::vector<MachineId> unique;
     std::vector<char> seen(cluster.num_machines(), 0);

@@ -140,7 +140,10 @@ TEST_CASE("rankfile reader names the file and line of what is wrong", "[balance]
     };
     CHECK(ranks(fmt::format("# mine\nrank 1={} slot=1\n\nrank 0={} slot=0\n", h1, h0))() ==
           std::vector<PeId>{PeId(0), PeId(3)});
-    fails_with(ranks("rank 0=nohost slot=0\n"), r + ":1: host 'nohost' is not in the cluster");
+    fails_with(ranks("rank 0=nohost slot=0\n"),
+               r + ":1: host 'nohost' is not in the cluster; known machines: n[0-1]");
+    fails_with(ranks("rank 0=nl slot=0\n"),
+               r + ":1: host 'nl' is not in the cluster; did you mean n1?");
     fails_with(ranks(fmt::format("rank 0={} slot=2\n", h0)),
                r + ":1: slot 2 out of range: host " + h0 + " has 2 PUs, 0..1");
     fails_with(ranks(fmt::format("rank 0={} slot=0:1\n", h0)),

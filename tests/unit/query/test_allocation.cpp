@@ -135,6 +135,15 @@ TEST_CASE("allocation hosts by name: repeats once, short names, unknown names to
     const std::vector<std::string> bad{"n02", "x7", "x8", "n09"};
     CHECK_THROWS_WITH(machines_named(c, bad, "--nodes"),
                       Contains("--nodes") && Contains("x[7-8],n09"));
+    // From a file: the first host missing, with its line, and how many more.
+    const std::vector<std::size_t> lines{1, 3, 4, 9};
+    CHECK_THROWS_WITH(machines_named(c, bad, "hosts.txt", lines),
+                      "hosts.txt:3: host 'x7' is not in the cluster (nor are 2 more, from line "
+                      "4: x8,n09); known machines: n[01-04],big.example.org");
+    const std::vector<std::string> typo{"n02", "n0l"};
+    const std::vector<std::size_t> typo_lines{2, 5};
+    CHECK_THROWS_WITH(machines_named(c, typo, "hosts.txt", typo_lines),
+                      "hosts.txt:5: host 'n0l' is not in the cluster; did you mean n01?");
 }
 
 TEST_CASE("allocation summary: switches on shortest paths and largest hop count", "[allocation]") {

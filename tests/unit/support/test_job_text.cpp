@@ -65,6 +65,12 @@ TEST_CASE("host files: first word per line, comments, blanks, repeats once", "[s
     CHECK_THROWS_WITH(hosts_of("n01\nslots=4\n"), Contains("hosts.txt:2:") && Contains("slots=4"));
 }
 
+TEST_CASE("host files: each host with the line that first names it", "[support][job]") {
+    std::istringstream in("# my job\nn03 slots=4\n\n  n01   # login\nn03\nn01\nn02\n");
+    CHECK(read_hostfile_lines(in, "hosts.txt") ==
+          std::vector<HostfileHost>{{"n03", 2}, {"n01", 4}, {"n02", 7}});
+}
+
 TEST_CASE("first_occurrences keeps the order of first appearance", "[support][job]") {
     std::mt19937_64 rng(14);
     for (int round = 0; round < 200; ++round) {
@@ -76,6 +82,9 @@ TEST_CASE("first_occurrences keeps the order of first appearance", "[support][jo
             if (std::find(expected.begin(), expected.end(), s) == expected.end())
                 expected.push_back(s);
         CHECK(first_occurrences(names) == expected);
+        std::vector<std::string> at;
+        for (const std::size_t i : first_positions(names)) at.push_back(names[i]);
+        CHECK(at == expected);
     }
 }
 

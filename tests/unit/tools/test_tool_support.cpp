@@ -26,6 +26,35 @@ TEST_CASE("remedies become the tools' flags", "[tools]") {
     CHECK(error_message(UsageError("a\xc2\x9b\xff\n\tb")) == "a\\xc2\\x9b\\xff\n\tb");
 }
 
+TEST_CASE("a file another option reads: that option with the file", "[tools]") {
+    CHECK(remedy_hint(Remedy::read_as_ibnetdiscover, "ib.txt") ==
+          "give it to nettopo-discover --ibnetdiscover ib.txt, with --hosts or --default-machine");
+    CHECK(remedy_hint(Remedy::read_as_slurm, "etc/slurm/topology.conf") ==
+          "give it to nettopo-discover --slurm etc/slurm/topology.conf, with --hosts or "
+          "--default-machine");
+    CHECK(remedy_hint(Remedy::read_as_host_export, "node003.diff.xml") ==
+          "give it to nettopo-discover --hosts node003.diff.xml, with a fabric or --hosts-only");
+    // Standard input names no file; a name a shell would split is quoted.
+    CHECK(remedy_hint(Remedy::read_as_slurm, "<stdin>") ==
+          "give it to nettopo-discover --slurm FILE, with --hosts or --default-machine");
+    CHECK(remedy_hint(Remedy::read_as_slurm) ==
+          "give it to nettopo-discover --slurm FILE, with --hosts or --default-machine");
+    CHECK(remedy_hint(Remedy::read_as_ibnetdiscover, "my dump's.txt") ==
+          "give it to nettopo-discover --ibnetdiscover 'my dump'\\''s.txt', with --hosts or "
+          "--default-machine");
+    const InputError e("ib.txt", 12, "this is an ibnetdiscover dump, not a cluster topology",
+                       Remedy::read_as_ibnetdiscover);
+    CHECK(error_message(e) ==
+          "ib.txt:12: this is an ibnetdiscover dump, not a cluster topology (give it to "
+          "nettopo-discover --ibnetdiscover ib.txt, with --hosts or --default-machine)");
+    // The file name reaches no terminal as a control, in the hint either.
+    const InputError odd("a\x1b.txt", 0, "this is a Slurm topology.conf, not a cluster topology",
+                         Remedy::read_as_slurm);
+    CHECK(error_message(odd) ==
+          "a\\x1b.txt: this is a Slurm topology.conf, not a cluster topology (give it to "
+          "nettopo-discover --slurm 'a\\x1b.txt', with --hosts or --default-machine)");
+}
+
 TEST_CASE("a value's error names the option it came from", "[tools]") {
     LinkClasses links;
     CHECK_THROWS_WITH(set_link_class(links, LinkField::Latency, "uplink=5"),

@@ -45,7 +45,8 @@ enum class InputKind {
 };
 
 /// What `path` holds, from its first bytes. Throws InputError if the file
-/// cannot be read. O(1) (reads the head only).
+/// cannot be read, or is a source of an assembly (as load_cluster). O(1)
+/// (reads the head only).
 InputKind detect_input_kind(const std::string& path);
 /// "archive", "description", ...: the words of messages. O(1), throws nothing.
 const char* to_string(InputKind kind);
@@ -53,7 +54,12 @@ const char* to_string(InputKind kind);
 /// Reads `path` as what detect_input_kind says it is; a `path` that names no
 /// file, holds a ':' and no '/' is an hwloc synthetic description instead
 /// ("pack:2 core:4 pu:2", as lstopo -i takes it), a one-machine cluster. Throws InputError naming
-/// the file (and the line, where the format has lines). Safe in a threaded
+/// the file (and the line, where the format has lines). A source of an
+/// assembly (assemble.hpp) is refused as what it is, with the Remedy of the
+/// ClusterSources field that reads it: an ibnetdiscover dump
+/// (Remedy::read_as_ibnetdiscover), a Slurm topology.conf or topology.yaml
+/// (read_as_slurm), each at the line that shows it, an hwloc topology diff
+/// (read_as_host_export). Safe in a threaded
 /// program: it forks nothing, hwloc runs in the calling thread unless
 /// options.hwloc_sandbox says otherwise.
 Cluster load_cluster(const std::string& path, const LoadOptions& options = {});

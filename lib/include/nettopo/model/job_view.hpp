@@ -89,9 +89,14 @@ private:
 /// matches a machine named by its short name (the part before the first
 /// '.'): job launchers may write fully qualified names. A name given again
 /// is dropped (the first position kept). InputError naming the names not
-/// in the cluster (a few of them and how many more), prefixed with `source`.
+/// in the cluster (a few of them and how many more), prefixed with `source`,
+/// and what the cluster has instead (model/detail/name_hint.hpp). When `source` is
+/// a file, `lines` holds the line of each name (else it is empty), and the
+/// error names the first name missing with its line:
+/// "hosts.txt:3: host 'node0l3' is not in the cluster; did you mean node013?".
 /// O(names x log machines); allocates; thread-safe.
 std::vector<MachineId> machines_named(const Cluster& cluster, std::span<const std::string> names,
-                                      const std::string& source);
+                                      const std::string& source,
+                                      std::span<const std::size_t> lines = {});
 
 } // namespace nettopo

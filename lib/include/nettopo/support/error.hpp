@@ -33,6 +33,11 @@ enum class Remedy : std::uint8_t {
     raise_vertex_limit, ///< Limits::max_vertices (limits.hpp): allow more machines and switches
     raise_link_limit,   ///< Limits::max_links: allow more links
     force_generation,   ///< Limits::max_generated_bytes: generate a cluster estimated that large
+    // The file read is another program's: give it where that kind is read
+    // (assemble.hpp's ClusterSources), not as a whole cluster (load.hpp).
+    read_as_ibnetdiscover, ///< ClusterSources::ibnetdiscover: an ibnetdiscover dump
+    read_as_slurm,         ///< ClusterSources::slurm: a Slurm topology.conf or topology.yaml
+    read_as_host_export,   ///< ClusterSources::hosts: an hwloc topology diff
 };
 
 /// The base of every error the library throws; what() is the message.
@@ -58,9 +63,10 @@ public:
     explicit InputError(const std::string& message, Remedy remedy = Remedy::none)
         : Error(message, remedy) {}
     /// An error at `file`:`line` (line 0: the whole file); what() is
-    /// "file:line: message".
-    InputError(const std::string& file, std::size_t line, const std::string& message)
-        : Error(locate(file, line) + message), file_(file), line_(line) {}
+    /// "file:line: message"; `remedy` says what would make it pass.
+    InputError(const std::string& file, std::size_t line, const std::string& message,
+               Remedy remedy = Remedy::none)
+        : Error(locate(file, line) + message, remedy), file_(file), line_(line) {}
     /// `cause` (an error that names no file) located in `file`, remedy kept.
     InputError(const std::string& file, std::size_t line, const InputError& cause)
         : Error(locate(file, line) + cause.what(), cause.remedy()), file_(file), line_(line) {}

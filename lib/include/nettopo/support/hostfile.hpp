@@ -9,17 +9,29 @@
 /// they say.
 #pragma once
 
+#include <cstddef>
 #include <istream>
 #include <string>
 #include <vector>
 
 namespace nettopo {
 
+/// A host of a host file and the line that first names it (from 1).
+struct HostfileHost {
+    std::string name;     ///< the host name
+    std::size_t line = 0; ///< the line that first names it
+    bool operator==(const HostfileHost&) const = default;
+};
+
 /// InputError naming `source` and the line for a line whose first word is
 /// not a host name (a word with '=' in it). Empty when the file names no host.
+std::vector<HostfileHost> read_hostfile_lines(std::istream& in, const std::string& source);
+/// The same, the names alone.
 std::vector<std::string> read_hostfile(std::istream& in, const std::string& source);
 
 /// Keeps the first occurrence of each name, in order (O(n log n)).
 std::vector<std::string> first_occurrences(std::vector<std::string> names);
+// The positions of those first occurrences, in order.
+std::vector<std::size_t> first_positions(const std::vector<std::string>& names);
 
 } // namespace nettopo

@@ -42,6 +42,18 @@ inline std::string file_stem(std::string_view path) {
     return std::string(s);
 }
 
+// Equal but for the case of ASCII letters (Slurm's keys, "SwitchName").
+inline bool iequals(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        char x = a[i], y = b[i];
+        if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+        if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+        if (x != y) return false;
+    }
+    return true;
+}
+
 // Splits on blanks (spaces, tabs, carriage returns).
 template <class F> void for_each_token(std::string_view line, F&& f) {
     std::size_t i = 0;
