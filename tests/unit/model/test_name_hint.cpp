@@ -1,6 +1,6 @@
 // What an error about an unknown machine name suggests (model/name_hint.hpp),
 // and the library's errors that carry it.
-#include "nettopo/fabric/dot_highlight.hpp"
+#include "common/dot_highlight.hpp"
 #include "nettopo/model/detail/name_hint.hpp"
 #include "nettopo/model/job_view.hpp"
 #include "nettopo/support/error.hpp"
