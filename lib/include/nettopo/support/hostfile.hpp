@@ -20,6 +20,7 @@ namespace nettopo {
 struct HostfileHost {
     std::string name;     ///< the host name
     std::size_t line = 0; ///< the line that first names it
+    /// Same name on the same line.
     bool operator==(const HostfileHost&) const = default;
 };
 
@@ -31,7 +32,7 @@ std::vector<std::string> read_hostfile(std::istream& in, const std::string& sour
 
 /// Keeps the first occurrence of each name, in order (O(n log n)).
 std::vector<std::string> first_occurrences(std::vector<std::string> names);
-// The positions of those first occurrences, in order.
+/// The positions of those first occurrences, in order (O(n log n)).
 std::vector<std::size_t> first_positions(const std::vector<std::string>& names);
 
 } // namespace nettopo
