@@ -130,6 +130,24 @@ public:
         }
         list_.resize(kept);
     }
+    // Offers whose reply is overdue in `round` count as refused (a lost
+    // message): each listed PE's offers (pes[i].offers, each open with its
+    // deadline) in the order made, from its next_deadline; refused(i, offer)
+    // closes one. The two gossip programs' timeouts.
+    template <class Pes, class Refused>
+    void expire_overdue(Pes& pes, std::uint32_t round, Refused refused) {
+        visit(
+            [&](std::size_t i) {
+                auto& d = pes[i];
+                while (d.pending > 0 && d.next_deadline < d.offers.size()) {
+                    auto& offer = d.offers[d.next_deadline];
+                    if (offer.open && offer.deadline > round) break;
+                    ++d.next_deadline;
+                    if (offer.open) refused(i, offer);
+                }
+            },
+            [&](std::size_t i) { return pes[i].pending > 0; });
+    }
 
 private:
     std::vector<std::uint8_t> listed_;

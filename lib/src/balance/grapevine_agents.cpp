@@ -284,17 +284,8 @@ void run_grapevine(Context& c, bool classic, std::uint32_t measured_iterations) 
             }
         }
         // Offers whose reply is overdue count as refused (a lost message).
-        waiters.visit(
-            [&](std::size_t i) {
-                Pe& d = pes[i];
-                while (d.pending > 0 && d.next_deadline < d.offers.size()) {
-                    Offer& offer = d.offers[d.next_deadline];
-                    if (offer.open && offer.deadline > c.round()) break;
-                    ++d.next_deadline;
-                    if (offer.open) refused(i, offer, out);
-                }
-            },
-            [&](std::size_t i) { return pes[i].pending > 0; });
+        waiters.expire_overdue(pes, c.round(),
+                               [&](std::size_t i, Offer& offer) { refused(i, offer, out); });
     };
 
     std::uint32_t phase = 0;
