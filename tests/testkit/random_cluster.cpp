@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 #include <sstream>
 
 namespace nettopo::test {
@@ -219,17 +220,39 @@ std::optional<std::pair<ObjectType, std::uint32_t>> Oracle::ancestor(std::uint32
                      local(a) / pus_below(m, level)};
 }
 
+namespace {
+
+// The positional rule of share/doc/model.md on a symmetric level list (an
+// independent twin of the library's walk over objects): going down, a level
+// keeps its table value when below `bound`, the latency of the nearest level
+// above with more PUs; otherwise it takes the midpoint of the bound and the
+// largest latency below it. A level of one object per parent has its
+// parent's PUs: the bound passes through it. Level -1 is the Machine.
+double positional(const MachineSpec& m, int level, double bound, std::vector<double>& out) {
+    const double own =
+        m.latencies[level < 0 ? T::Machine : m.levels[static_cast<std::size_t>(level)].type];
+    const bool fits = own < bound;
+    const double mine = fits ? own : bound;
+    double below = 0;
+    if (static_cast<std::size_t>(level + 1) < m.levels.size()) {
+        const bool same_pus = m.levels[static_cast<std::size_t>(level + 1)].count == 1;
+        below = positional(m, level + 1, same_pus ? bound : mine, out);
+    }
+    const double d = fits ? own : std::max(below, (bound + below) / 2);
+    out[static_cast<std::size_t>(level + 1)] = d;
+    return d;
+}
+
+} // namespace
+
 double Oracle::distance(std::uint32_t a, std::uint32_t b) const {
     if (a == b) return 0;
     const std::uint32_t ma = machine_of(a), mb = machine_of(b);
     if (ma != mb) return vertex_latency(ma, mb);
     const MachineSpec& m = spec_.machines[ma];
-    // Monotone rule: the meeting level's latency, or a deeper level's if larger.
-    const int level = meet_level(m, local(a), local(b));
-    double d = m.latencies[level < 0 ? T::Machine : m.levels[static_cast<std::size_t>(level)].type];
-    for (std::size_t i = static_cast<std::size_t>(level + 1); i < m.levels.size(); ++i)
-        d = std::max(d, m.latencies[m.levels[i].type]);
-    return d;
+    std::vector<double> by_level(m.levels.size() + 1);
+    positional(m, -1, std::numeric_limits<double>::infinity(), by_level);
+    return by_level[static_cast<std::size_t>(meet_level(m, local(a), local(b)) + 1)];
 }
 
 double Oracle::hops(std::uint32_t a, std::uint32_t b) const {

@@ -19,21 +19,16 @@ namespace {
 
 // The reply of the child, its first byte saying which:
 //   'O' <hostname length>\n<hostname>, the allowed PUs ("a ALLOWED MACHINE
-//       LIST\n", LIST in hwloc's list syntax, "-" if empty), then one line per
-//       object in pre-order ("o TYPE PARENT OS SIZE") and per memory object
-//       ("m TYPE PARENT OS SIZE");
+//       LIST\n", LIST in hwloc's list syntax, "-" if empty), then the tree's
+//       signature (MachineTree::signature: everything the tree holds, read
+//       back by tree_from_signature);
 //   'I' an InputError: FILE \0 LINE \0 WHAT;
 //   'E' any other exception: WHAT.
 std::string serialize(const HwlocMachine& m) {
     std::string s = fmt::format("O{}\n{}", m.hostname.size(), m.hostname);
     s += fmt::format("a {} {} {}\n", m.allowed.allowed, m.allowed.machine,
                      m.allowed.os_indexes.empty() ? "-" : m.allowed.os_indexes);
-    for (const TreeObject& o : m.tree.objects())
-        s += fmt::format("o {} {} {} {}\n", static_cast<int>(o.type), o.parent.value, o.os_index,
-                         o.size_bytes);
-    for (const MemoryObject& o : m.tree.memory())
-        s += fmt::format("m {} {} {} {}\n", static_cast<int>(o.type), o.parent.value, o.os_index,
-                         o.size_bytes);
+    s += m.tree.signature();
     return s;
 }
 
@@ -57,21 +52,12 @@ HwlocMachine deserialize(std::string_view text) {
         if (!f || kind != 'a') bad_reply();
         if (m.allowed.os_indexes == "-") m.allowed.os_indexes.clear();
     }
-    MachineTree::Builder b;
-    while (std::getline(in, line)) {
-        char kind = 0;
-        int type = 0;
-        std::uint32_t parent = 0, os = 0;
-        std::uint64_t size = 0;
-        std::istringstream f(line);
-        f >> kind >> type >> parent >> os >> size;
-        if (!f || type < 0 || type >= static_cast<int>(object_type_count)) bad_reply();
-        if (kind == 'o')
-            b.add(static_cast<ObjectType>(type), ObjectId(parent), os, size);
-        else
-            b.add_memory(static_cast<ObjectType>(type), ObjectId(parent), os, size);
+    if (!std::getline(in, line)) bad_reply();
+    try {
+        m.tree = tree_from_signature(line);
+    } catch (const InputError&) {
+        bad_reply();
     }
-    m.tree = std::move(b).finish();
     return m;
 }
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <cstring>
 #include <fmt/format.h>
 #include <iterator>
@@ -65,7 +66,7 @@ public:
         }
         builder.set_limits(limits_);
         check_declared_sizes(root, builder);
-        read_types(child(root, "types"), builder);
+        read_types(child(root, "types"), builder, version);
         read_machines(child(root, "machines"), builder, version);
         read_switches(child(root, "switches"), builder);
         read_links(child(root, "links"), builder, version);
@@ -202,7 +203,7 @@ private:
         }
     }
 
-    void read_types(pugi::xml_node types, ClusterBuilder& builder) {
+    void read_types(pugi::xml_node types, ClusterBuilder& builder, std::uint64_t version) {
         std::uint64_t n = 0;
         for (pugi::xml_node t : types.children("type")) {
             if (number(t, "id") != n) fail(t, fmt::format("expected type id=\"{}\"", n));
@@ -225,6 +226,8 @@ private:
             MachineTree::Builder b;
             const pugi::xml_node root = child(t, "object");
             read_objects(root, b, ObjectId());
+            if (const pugi::xml_node nd = t.child("numa-distances"))
+                b.set_numa_distances(numa_distances(nd, version));
             MachineTree tree;
             try {
                 tree = std::move(b).finish();
@@ -305,6 +308,38 @@ private:
     // forwards="yes|no" (version 3; absent: yes). An older version cannot
     // hold it: an archive that says version 2 is read by nettopos that would
     // take its end hosts for routers.
+    // <numa-distances count="N">N*N relative values</numa-distances>
+    // (version 4); their number against the tree's NUMA nodes is checked
+    // when the tree is built.
+    std::vector<std::uint64_t> numa_distances(pugi::xml_node e, std::uint64_t version) const {
+        if (version < 4)
+            fail(e, fmt::format("<numa-distances> needs archive format version 4 (this archive "
+                                "says version {})",
+                                version));
+        const std::uint64_t n = number(e, "count", 1u << 12);
+        std::vector<std::uint64_t> values;
+        const std::string_view body = e.child_value();
+        const char* p = body.data();
+        const char* const end = p + body.size();
+        const auto is_space = [](char c) {
+            return c == ' ' || c == '\n' || c == '\t' || c == '\r';
+        };
+        for (;;) {
+            while (p != end && is_space(*p)) ++p;
+            if (p == end) break;
+            std::uint64_t v = 0;
+            const auto [next, ec] = std::from_chars(p, end, v);
+            if (ec != std::errc() || (next != end && !is_space(*next)))
+                fail(e, "<numa-distances> holds something that is not a whole number");
+            values.push_back(v);
+            p = next;
+        }
+        if (values.size() != n * n)
+            fail(e, fmt::format("<numa-distances count=\"{}\"> holds {} values (expected {})", n,
+                                values.size(), n * n));
+        return values;
+    }
+
     bool forwards(pugi::xml_node e, std::uint64_t version) const {
         const pugi::xml_attribute a = e.attribute("forwards");
         if (!a) return true;

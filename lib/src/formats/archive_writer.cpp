@@ -5,6 +5,7 @@
 #include "support/name_runs.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <pugixml.hpp>
 
 namespace nettopo {
@@ -44,6 +45,11 @@ void write_type(pugi::xml_node types, const MachineType& t, std::uint32_t id) {
         lat.append_attribute(std::string(to_string(type)).c_str()) =
             format_number(t.latencies()[type]).c_str();
     }
+    if (const auto d = t.tree().numa_distances(); !d.empty()) {
+        pugi::xml_node nd = e.append_child("numa-distances");
+        nd.append_attribute("count") = t.tree().count(ObjectType::NUMANode);
+        nd.text().set(fmt::format("{}", fmt::join(d, " ")).c_str());
+    }
     write_objects(e, t.tree(), ObjectId(0));
 }
 
@@ -76,8 +82,12 @@ void write_archive(const Cluster& c, std::ostream& out, Progress* progress) {
     decl.append_attribute("encoding") = "UTF-8";
     pugi::xml_node root = doc.append_child("nettopo");
     const bool end_hosts = !c.network().all_forward();
-    root.append_attribute("version") =
-        end_hosts ? archive_version : archive_version_without_end_hosts;
+    bool numa_distances = false;
+    for (std::uint32_t t = 0; t < c.num_types(); ++t)
+        numa_distances |= !c.type(TypeId(t)).tree().numa_distances().empty();
+    root.append_attribute("version") = numa_distances ? 4
+                                       : end_hosts    ? 3
+                                                      : archive_version_without_end_hosts;
     root.append_attribute("name") = c.name().c_str();
     if (!c.family().empty()) root.append_attribute("family") = c.family().c_str();
 

@@ -92,9 +92,42 @@ void add_subtree(MachineTree::Builder& b, hwloc_obj_t o, ObjectId parent) {
     for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling) add_subtree(b, c, id);
 }
 
+// hwloc's NUMA latency matrix (the firmware's SLIT, or what a user gave
+// hwloc), in the tree's NUMA order: hwloc's logical indexes of NUMA nodes
+// are the tree's (MemoryObject::logical_index numbers them as hwloc does).
+// Empty when there is none, or when it does not cover every NUMA node (a
+// partial matrix orders nothing reliably).
+std::vector<std::uint64_t> numa_distances_of(hwloc_topology_t topo) {
+    const int numa = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+    if (numa < 2) return {};
+    unsigned nr = 0;
+    const unsigned long kind = HWLOC_DISTANCES_KIND_MEANS_LATENCY;
+    if (hwloc_distances_get_by_type(topo, HWLOC_OBJ_NUMANODE, &nr, nullptr, kind, 0) != 0 ||
+        nr == 0)
+        return {};
+    std::vector<hwloc_distances_s*> all(nr);
+    if (hwloc_distances_get_by_type(topo, HWLOC_OBJ_NUMANODE, &nr, all.data(), kind, 0) != 0)
+        return {};
+    std::vector<std::uint64_t> out;
+    const auto n = static_cast<unsigned>(numa);
+    for (unsigned k = 0; k < nr; ++k) {
+        hwloc_distances_s* d = all[k];
+        if (out.empty() && d->nbobjs == n) {
+            out.assign(std::size_t{n} * n, 0);
+            for (unsigned i = 0; i < n; ++i)
+                for (unsigned j = 0; j < n; ++j)
+                    out[std::size_t{d->objs[i]->logical_index} * n + d->objs[j]->logical_index] =
+                        d->values[i * n + j];
+        }
+        hwloc_distances_release(topo, d);
+    }
+    return out;
+}
+
 MachineTree convert(hwloc_topology_t topo) {
     MachineTree::Builder b;
     add_subtree(b, hwloc_get_root_obj(topo), ObjectId());
+    b.set_numa_distances(numa_distances_of(topo));
     return std::move(b).finish();
 }
 

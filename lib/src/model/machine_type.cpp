@@ -1,5 +1,6 @@
 #include "nettopo/model/machine_type.hpp"
 
+#include "model/meet_latencies.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <fmt/format.h>
@@ -144,17 +145,20 @@ MachineType::MachineType(std::string description, MachineTree tree, NodeLevel re
         node_of_pu_[p] = node_at[o.value];
     }
 
-    meet_latency_ns_.assign(objs.size(), 0.0);
-    for (std::size_t i = objs.size(); i-- > 0;) {
-        meet_latency_ns_[i] = std::max(meet_latency_ns_[i], latencies_[objs[i].type]);
-        if (objs[i].parent.valid())
-            meet_latency_ns_[objs[i].parent.value] =
-                std::max(meet_latency_ns_[objs[i].parent.value], meet_latency_ns_[i]);
-    }
+    detail::MeetLatencies meet = detail::meet_latencies(tree_, latencies_);
+    meet_latency_ns_ = std::move(meet.per_object);
+    numa_of_pu_ = std::move(meet.numa_of_pu);
+    across_numa_ns_ = std::move(meet.across_numa);
+    numa_count_ = meet.numa_count;
 }
 
 double MachineType::latency_between(std::uint32_t pu_a, std::uint32_t pu_b) const {
     if (pu_a == pu_b) return 0.0;
+    if (!across_numa_ns_.empty()) {
+        const std::uint32_t a = numa_of_pu_[pu_a], b = numa_of_pu_[pu_b];
+        if (a != b && a != detail::no_numa_node && b != detail::no_numa_node)
+            return across_numa_ns_[std::size_t{a} * numa_count_ + b];
+    }
     return meet_latency_ns_[common_ancestor(pu_a, pu_b).value];
 }
 

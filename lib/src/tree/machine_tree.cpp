@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace nettopo {
 
@@ -56,6 +57,7 @@ std::string MachineTree::signature() const {
     for (const MemoryObject& m : memory_)
         s += fmt::format("{}/{}/{}/{};", m.parent.value, static_cast<int>(m.type), m.os_index,
                          m.size_bytes);
+    if (!numa_distances_.empty()) s += fmt::format("|d:{}", fmt::join(numa_distances_, ","));
     return s;
 }
 
@@ -68,7 +70,8 @@ bool MachineTree::operator==(const MachineTree& o) const {
         return x.type == y.type && x.parent == y.parent && x.os_index == y.os_index &&
                x.size_bytes == y.size_bytes;
     };
-    return std::equal(objects_.begin(), objects_.end(), o.objects_.begin(), o.objects_.end(),
+    return numa_distances_ == o.numa_distances_ &&
+           std::equal(objects_.begin(), objects_.end(), o.objects_.begin(), o.objects_.end(),
                       same_object) &&
            std::equal(memory_.begin(), memory_.end(), o.memory_.begin(), o.memory_.end(),
                       same_memory);
@@ -229,6 +232,11 @@ MachineTree MachineTree::Builder::finish() && {
                                          to_string(o.type), o.logical_index));
     }
     number_memory(t);
+    const std::uint64_t numa = t.count(ObjectType::NUMANode);
+    if (!t.numa_distances_.empty() && t.numa_distances_.size() != numa * numa)
+        throw InputError(fmt::format("a NUMA distance matrix of {} values for {} NUMA nodes "
+                                     "(expected {})",
+                                     t.numa_distances_.size(), numa, numa * numa));
     return std::move(tree_);
 }
 
@@ -271,6 +279,14 @@ MachineTree tree_from_signature(std::string_view text) {
     if (bar == std::string_view::npos)
         throw InputError("not a machine tree signature: no '|' between objects and memory");
     std::string_view objects = text.substr(0, bar), memory = text.substr(bar + 1);
+    std::string_view distances;
+    if (const std::size_t d = memory.find('|'); d != std::string_view::npos) {
+        distances = memory.substr(d + 1);
+        memory = memory.substr(0, d);
+        if (!distances.starts_with("d:"))
+            throw InputError("not a machine tree signature: a third section that is not 'd:'");
+        distances.remove_prefix(2);
+    }
     while (!objects.empty()) {
         const SignatureEntry e = read_signature_entry(objects);
         builder.add(e.type, e.parent, e.os_index, e.size_bytes);
@@ -278,6 +294,21 @@ MachineTree tree_from_signature(std::string_view text) {
     while (!memory.empty()) {
         const SignatureEntry e = read_signature_entry(memory);
         builder.add_memory(e.type, e.parent, e.os_index, e.size_bytes);
+    }
+    if (!distances.empty()) {
+        std::vector<std::uint64_t> values;
+        const char* p = distances.data();
+        const char* const end = p + distances.size();
+        for (;;) {
+            std::uint64_t v = 0;
+            const auto [next, ec] = std::from_chars(p, end, v);
+            if (ec != std::errc() || (next != end && *next != ','))
+                throw InputError("not a machine tree signature: a bad NUMA distance");
+            values.push_back(v);
+            if (next == end) break;
+            p = next + 1;
+        }
+        builder.set_numa_distances(std::move(values));
     }
     return std::move(builder).finish();
 }

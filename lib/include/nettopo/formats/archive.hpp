@@ -22,10 +22,12 @@ namespace nettopo {
 /// The newest version. Readers read every version from 1 up to this one.
 /// 2: link lines may leave out trailing fields that repeat the previous line's.
 /// 3: machines may say forwards="no" (end hosts, which carry no traffic).
+/// 4: a machine type may carry the machine's NUMA distances (<numa-distances>).
 /// The writer writes the oldest version that holds the cluster: 2 when every
-/// machine forwards (so such archives are unchanged), else 3, which readers
-/// older than it refuse instead of reading end hosts as forwarding.
-inline constexpr int archive_version = 3;
+/// machine forwards and no type has NUMA distances (so such archives are
+/// unchanged), else the oldest of 3 and 4 that holds what it has; readers
+/// older than it refuse it instead of reading it wrongly.
+inline constexpr int archive_version = 4;
 /// The version written when every machine forwards.
 inline constexpr int archive_version_without_end_hosts = 2;
 

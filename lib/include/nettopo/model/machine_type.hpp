@@ -84,8 +84,11 @@ public:
     std::uint32_t pus_outside_node_level() const { return pus_outside_node_level_; }
 
     /// Latency between two PUs (logical indexes) of one machine of this type: 0
-    /// for the same PU, else that of the level where they meet. A level is never
-    /// reported closer than a level below it (the table is made monotone).
+    /// for the same PU; across two NUMA nodes of a tree that carries the
+    /// machine's NUMA distances, the latency those give (share/doc/model.md,
+    /// "The machine's own distances"); else that of the object where they
+    /// meet, which follows the tree's positions: a deeper common object is
+    /// never farther than a shallower one, whatever the types' table says.
     double latency_between(std::uint32_t pu_a, std::uint32_t pu_b) const;
     /// The deepest object holding both PUs (logical indexes), by CombinACMP:
     /// O(1), no parent walk. The same PU twice gives that PU.
@@ -119,7 +122,10 @@ private:
     std::vector<std::uint32_t> node_of_pu_;
     std::vector<ObjectId> node_objects_;
     std::uint32_t pus_outside_node_level_ = 0;
-    std::vector<double> meet_latency_ns_; ///< per object, monotone towards the root
+    std::vector<double> meet_latency_ns_;   ///< per object, increasing towards the root
+    std::vector<std::uint32_t> numa_of_pu_; ///< per PU, with across_numa_ns_ only
+    std::vector<double> across_numa_ns_;    ///< numa_count_^2, empty without NUMA distances
+    std::uint32_t numa_count_ = 0;
 };
 
 } // namespace nettopo

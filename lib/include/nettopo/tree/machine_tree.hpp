@@ -77,6 +77,13 @@ public:
     /// The memory objects (NUMA nodes, memory-side caches).
     std::span<const MemoryObject> memory() const { return memory_; }
 
+    /// The machine's own relative latencies between its NUMA nodes, as hwloc
+    /// reports them (its "NUMALatency" matrix: the firmware's SLIT, 10 for
+    /// local memory, 21 across the sockets of a common server): row i, column
+    /// j for the NUMA nodes of logical indexes i and j, count(NUMANode)^2
+    /// values. Empty when the source gave none.
+    std::span<const std::uint64_t> numa_distances() const { return numa_distances_; }
+
     /// PUs of the machine.
     std::uint32_t num_pus() const { return static_cast<std::uint32_t>(pus_.size()); }
     /// The PU with this logical index (0..num_pus-1).
@@ -108,10 +115,13 @@ public:
     /// its signature between processes of one build). The binary image keeps
     /// machine types as their signatures: a change of this text is a change of
     /// the image format and raises image_version (formats/image.hpp); a test
-    /// pins the text of version 1.
+    /// pins the text of version 1. The NUMA distances, when there are some,
+    /// follow as a third section ("|d:10,21,21,10"): trees without them keep
+    /// version 1's text, and images written before still read.
     std::string signature() const;
 
-    /// Same objects with the same attributes, in the same order.
+    /// Same objects with the same attributes, in the same order, and the same
+    /// NUMA distances.
     bool operator==(const MachineTree&) const;
 
 private:
@@ -125,8 +135,9 @@ private:
     std::vector<ObjectId> child_ids_;
     std::vector<ObjectId> pus_;
     std::vector<MemoryObject> memory_;
-    std::vector<ObjectType> level_types_;    ///< per level_depth
-    std::vector<std::uint32_t> level_sizes_; ///< per level_depth
+    std::vector<std::uint64_t> numa_distances_; ///< row-major over NUMA logical indexes
+    std::vector<ObjectType> level_types_;       ///< per level_depth
+    std::vector<std::uint32_t> level_sizes_;    ///< per level_depth
 };
 
 /// The tree whose signature() this is: equal (operator==) to the tree that
@@ -148,6 +159,11 @@ public:
     /// Adds a memory object (NUMANode or MemCache) below CPU-side `parent`.
     void add_memory(ObjectType type, ObjectId parent, std::uint32_t os_index,
                     std::uint64_t size_bytes);
+    /// The NUMA distance matrix (MachineTree::numa_distances), row-major
+    /// over the NUMA nodes' logical indexes; finish() checks its size.
+    void set_numa_distances(std::vector<std::uint64_t> values) {
+        tree_.numa_distances_ = std::move(values);
+    }
     /// Checks the shape (one root, PUs have no children, every object has a PU
     /// or memory below it) and computes the derived arrays. Throws InputError.
     MachineTree finish() &&;
