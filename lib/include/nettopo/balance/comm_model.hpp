@@ -29,6 +29,8 @@
 namespace nettopo {
 
 /// The software costs of one message (LogGP's o and g).
+/// \cost A value: any() is O(1) and throws nothing.
+/// \threads Const calls from several threads at once are safe.
 struct MessageCosts {
     double overhead_seconds = 0; ///< o: sending one message, and again receiving it
     double gap_seconds = 0;      ///< g: between two messages sent by one PE
