@@ -67,8 +67,10 @@ class CommModel {
 public:
     /// Builds a distance index over the cluster (closed form for generated
     /// families), unless options.index.kept gives one; the cluster must
-    /// outlive the model. Throws InputError when
-    /// two machines are not connected: a job cannot span them.
+    /// outlive the model. Throws InputError when two machines are not
+    /// connected (a job cannot span them); UsageError for a bandwidth not
+    /// above 0, a negative or non-finite overhead, gap or round floor, and
+    /// as plan_distances and build_distances for a forced index kind.
     explicit CommModel(const Cluster& cluster, const CommModelOptions& options = {});
 
     /// The cluster priced.

@@ -51,14 +51,18 @@ inline constexpr std::string_view node_level_choices =
 
 /// One machine type (see the file's comment), shared by every machine of it.
 /// \threads Immutable once made: const calls from several threads at once are safe.
-/// \cost Every query is O(1) and allocates nothing but signature(); making
-/// one is O(tree size) (it builds the CombinLca, the node tables and the
-/// latency per object). Nothing throws but std::bad_alloc.
+/// \cost Every query is O(1) and allocates nothing but signature(); the
+/// queries throw nothing but std::bad_alloc. Making one is about linear in
+/// the tree (it builds the CombinLca, whose cost CombinLca states, the node
+/// tables, O(objects + PUs x height), and the latency per object); it throws
+/// as the constructor says.
 class MachineType {
 public:
     /// A type from a tree: resolves the node level `requested` in it (the
     /// automatic choice when unset, a fallback for PUs below no object of
-    /// that level) and builds its tables.
+    /// that level) and builds its tables. Throws InputError (naming no file)
+    /// when the level leaves a node's PUs in pieces (nodes must be PU ranges),
+    /// or std::bad_alloc.
     MachineType(std::string description, MachineTree tree, NodeLevel requested,
                 LevelLatencies latencies);
 

@@ -64,7 +64,8 @@ public:
     /// forward), or empty when every machine forwards.
     Network(std::uint32_t num_machines, std::uint32_t num_switches, std::vector<Link> links,
             std::vector<std::uint8_t> machine_forwards = {});
-    /// Copies point at their own arrays (a network of an image shares the image's).
+    /// Copies point at their own arrays, O(V + E) (a network of an image
+    /// shares the image's memory: O(machines), its forwarding flags).
     Network(const Network& other);
     /// As the copy constructor.
     Network& operator=(const Network& other);
