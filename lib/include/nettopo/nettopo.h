@@ -12,11 +12,12 @@
  *   negative NETTOPO_ERR_* code. On an error they write nothing through their
  *   output pointers and set the calling thread's message (nettopo_last_error).
  * - No function throws, aborts or exits: every failure is a return code.
- * - Thread safety: every function may be called from several threads at
- *   once, on one handle or several, including those taking a non-const
- *   handle (their mutable state is internal and synchronised). The one
- *   exception: nettopo_close must not run while another call uses the same
- *   handle, and the handle must not be used after it.
+ *
+ * \threads Every function may be called from several threads at once, on
+ * one handle or several, including those taking a non-const handle (their
+ * mutable state is internal and synchronised). The one exception:
+ * nettopo_close must not run while another call uses the same handle, and
+ * the handle must not be used after it.
  */
 #ifndef NETTOPO_NETTOPO_H
 #define NETTOPO_NETTOPO_H
@@ -42,14 +43,14 @@ extern "C" {
 typedef struct nettopo_topology nettopo_topology;
 
 /** The library's version, e.g. "0.1.0". Never NULL; a static string.
- * Thread-safe. */
+ * O(1), thread-safe. */
 const char* nettopo_version(void);
 
 /** The message of the calling thread's last failed call, e.g. "nettopo_hops:
  * PE 99 does not exist: the cluster has 32 PEs (0..31)"; "" when no call
  * of this thread has failed. Never NULL. Successful calls leave it as it is
  * (as errno). The string stays valid until the next failing call of the same
- * thread. Thread-safe: each thread has its own message. */
+ * thread. O(1). Thread-safe: each thread has its own message. */
 const char* nettopo_last_error(void);
 
 /** Loads the topology at `path`, recognised by content as nettopo-query does:
@@ -59,16 +60,18 @@ const char* nettopo_last_error(void);
  * On success stores a new handle in *out (release it with nettopo_close) and
  * returns NETTOPO_OK. On failure stores NULL in *out (when out is not NULL)
  * and returns NETTOPO_ERR_INVALID (path or out NULL), NETTOPO_ERR_INPUT (a
- * message naming the file, and the line where there is one) or
- * NETTOPO_ERR_NOMEM. Cost: reading the file; no distance index yet.
+ * message naming the file, and the line where there is one),
+ * NETTOPO_ERR_NOMEM, or NETTOPO_ERR_INTERNAL when hwloc itself fails.
+ * Cost: O(the file's size) to read it, plus building the cluster
+ * (O(V + E log E)); no distance index yet.
  * Thread-safe. hwloc parses an XML file in the calling thread (nothing is
  * forked); exports hwloc 2.9 is known to crash on are refused with
  * NETTOPO_ERR_INPUT before hwloc sees them. */
 int nettopo_open(const char* path, nettopo_topology** out);
 
-/** Releases the handle and everything it holds; NULL is ignored. Not
- * thread-safe with respect to the handle: no other call may use it at the
- * same time or afterwards. */
+/** Releases the handle and everything it holds, O(what it holds); NULL is
+ * ignored. Not thread-safe with respect to the handle: no other call may use
+ * it at the same time or afterwards. */
 void nettopo_close(nettopo_topology* t);
 
 /** Number of PEs (processing elements, hwloc's PUs of every machine); 0 with
@@ -107,13 +110,17 @@ int nettopo_proximity(const nettopo_topology* t, uint32_t a, uint32_t b, int* le
  * t or hops); NETTOPO_ERR_RANGE; NETTOPO_ERR_NOMEM.
  * The first call of nettopo_hops, nettopo_distance_ns or nettopo_nearest on a
  * handle builds its distance index (once; concurrent first callers wait for
- * it); later calls look the pair up in it. Thread-safe. */
+ * it), at the cost of C++'s build_distance_index with its default policy (a
+ * family's closed form at once, else the general index within 512 MiB);
+ * later calls look the pair up in it: O(log R) plus the index's answer, O(1)
+ * for a closed form or a table. Thread-safe. */
 int nettopo_hops(nettopo_topology* t, uint32_t a, uint32_t b, uint32_t* hops);
 
 /** Stores in *ns the latency between PEs a and b in nanoseconds: 0 for the
  * same PE, the latency of the level where they meet inside one machine, else
  * the smallest total link latency between their machines.
- * Return codes, cost and thread safety as nettopo_hops. */
+ * Return codes, cost (after the first call: O(log R) plus the index's
+ * answer) and thread safety as nettopo_hops. */
 int nettopo_distance_ns(nettopo_topology* t, uint32_t a, uint32_t b, double* ns);
 
 /** The k PEs closest to `pe` (pe itself excluded), nearest first, ties broken
@@ -124,7 +131,8 @@ int nettopo_distance_ns(nettopo_topology* t, uint32_t a, uint32_t b, double* ns)
  * NETTOPO_OK; NETTOPO_ERR_INVALID (NULL t or found, NULL pes with k > 0);
  * NETTOPO_ERR_RANGE (pe past the end); NETTOPO_ERR_NOMEM.
  * Cost: a Dijkstra search from pe's machine that stops once k PEs are
- * settled. Thread-safe; builds the distance index as nettopo_hops. */
+ * settled, O((V + E) log V) at worst. Thread-safe; builds the distance index
+ * as nettopo_hops. */
 int nettopo_nearest(nettopo_topology* t, uint32_t pe, uint32_t k, uint32_t* pes, double* ns,
                     uint32_t* found);
 

@@ -4,11 +4,13 @@
 /// topology), matched by host name. What does not match is summarised
 /// (counts and the first names), not reported host by host.
 ///
-/// Every call here may be made from several threads at once (no global
-/// state; hwloc parses in the calling thread unless a sandbox is given).
-/// Cost: reading the sources (O(their size); each distinct export parsed
-/// by hwloc once), matching names (O(hosts log hosts)) and
-/// ClusterBuilder::build. They throw std::bad_alloc besides what they say.
+/// \threads Every call here may be made from several threads at once (no
+/// global state; hwloc parses in the calling thread unless a sandbox is
+/// given, which must then allow it); const calls on one AssemblyIssue too.
+/// \cost Assembling: reading the sources (O(their size); each distinct
+/// export parsed by hwloc once), matching names (O(hosts log hosts)) and
+/// ClusterBuilder::build. Every call throws std::bad_alloc besides what it
+/// says.
 #pragma once
 
 #include "nettopo/fabric/fabric.hpp"
@@ -61,7 +63,7 @@ struct AssemblyIssue {
     Remedy remedy = Remedy::none;   ///< the option that would settle it, if one would
     /// "12 hosts in the fabric ...: node[001-010],fh1 and 4 more". A non-empty
     /// `aside` goes in parentheses after `what`: a program says there how its
-    /// users apply the remedy. O(shown); thread-safe.
+    /// users apply the remedy. O(shown).
     std::string summary(std::string_view aside = {}, std::size_t shown = 8) const;
 };
 
@@ -81,6 +83,8 @@ struct Assembly {
 /// What assemble_cluster throws when AssembleOptions::strict and the sources
 /// disagree: "the sources disagree; 6 hosts in the fabric ...: ...; ...",
 /// and the issues as data, for a program to word them its own way.
+/// \cost Making one writes its message, O(8 names an issue); copying copies
+/// the issues (std::bad_alloc at worst); issues() is O(1) and throws nothing.
 class AssemblyMismatchError : public InputError {
 public:
     /// The error for `issues` (its message lists them).
@@ -93,7 +97,8 @@ private:
 };
 
 /// Parses "KIND=NS" (as parse_link_class_setting, for the kinds a discovered
-/// fabric has) into an override; ValueError on bad text.
+/// fabric has) into an override; ValueError on bad text, `options`
+/// unchanged. O(length).
 void set_latency_override(AssembleOptions& options, std::string_view kind_equals_ns);
 
 /// Hosts whose trees are already in memory, each tree once however many hosts
@@ -128,7 +133,8 @@ struct ClusterSources {
 /// ibnetdiscover dumps merged (else UsageError); the node-name map names
 /// the nodes of every dump (UsageError without a dump). Unnamed
 /// (AssembleOptions::name empty), the cluster is named after the fabric's
-/// file stem, else after the first `hosts` path's.
+/// file stem, else after the first `hosts` path's. A source that does not
+/// read is an InputError naming its file; then what assemble_cluster throws.
 Assembly assemble_from_files(const ClusterSources& sources, const AssembleOptions& options);
 
 /// Hosts are matched with the fabric's by name; a short name matches a fully

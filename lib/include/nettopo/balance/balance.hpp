@@ -15,14 +15,16 @@
 /// through a simulated network that counts them and can lose or delay them
 /// (FaultModel), and the mapping is whatever the protocol ends with.
 ///
-/// Threads: a Strategy's balance() is used by one thread at a time (some
+/// \threads A Strategy's balance() is used by one thread at a time (some
 /// strategies keep scratch space); distinct Strategy objects, and the free
 /// functions here, may run in several threads at once over one const
-/// CommModel. Cost: each strategy's own; the centralised ones look at every
+/// CommModel; name() and distributed() from several threads at once.
+/// \cost Balancing: each strategy's own; the centralised ones look at every
 /// task, edge and PE a bounded number of times (Refine and SmartLB: per
 /// pass), the distributed ones cost their protocol's rounds times the
-/// messages of a round (BalanceOutcome counts both). Errors: UsageError for
-/// bad input or options, std::bad_alloc.
+/// messages of a round (BalanceOutcome counts both). The calls throw
+/// UsageError for bad input or options, and std::bad_alloc; name(),
+/// distributed() and FaultModel::active() are O(1) and throw nothing.
 #pragma once
 
 #include "nettopo/balance/comm_model.hpp"
@@ -57,6 +59,8 @@ struct BalanceInput {
 };
 
 /// Loads per PE (sum of task loads / speed) under a mapping. O(tasks + PEs).
+/// Unchecked: `in` must pass check_balance_input and `mapping` name PEs of
+/// the cluster, one per task; throws only std::bad_alloc.
 std::vector<double> pe_loads(const BalanceInput& in, std::span<const PeId> mapping);
 /// Throws UsageError naming the first inconsistency: sizes, a PE out of
 /// range, a negative or non-finite load or speed. O(tasks + PEs).
@@ -131,13 +135,14 @@ public:
     virtual BalanceOutcome balance(const BalanceInput& in) const = 0;
 };
 
-/// Every strategy's name, in the order tools list them. O(1).
+/// Every strategy's name, in the order tools list them. O(1), throws nothing.
 std::span<const std::string_view> strategy_names();
-/// Throws UsageError for an unknown name, listing the known ones.
+/// The strategy called `name`, made with `options`. Throws UsageError for an
+/// unknown name, listing the known ones. O(strategies).
 std::unique_ptr<Strategy> make_strategy(std::string_view name, const StrategyOptions& options = {});
 /// A comma-separated list as users write it ("greedy,refine"); empty or "all":
 /// every strategy. "none" (the run without balancing) is skipped. ValueError
-/// for an empty name, UsageError for an unknown one.
+/// for an empty name, UsageError for an unknown one. O(length x strategies).
 std::vector<std::unique_ptr<Strategy>> make_strategies(std::string_view list,
                                                        const StrategyOptions& options = {});
 

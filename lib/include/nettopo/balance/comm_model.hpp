@@ -29,6 +29,8 @@
 namespace nettopo {
 
 /// The software costs of one message (LogGP's o and g).
+/// \cost A value: any() is O(1) and throws nothing.
+/// \threads Const calls from several threads at once are safe.
 struct MessageCosts {
     double overhead_seconds = 0; ///< o: sending one message, and again receiving it
     double gap_seconds = 0;      ///< g: between two messages sent by one PE
@@ -65,8 +67,10 @@ class CommModel {
 public:
     /// Builds a distance index over the cluster (closed form for generated
     /// families), unless options.index.kept gives one; the cluster must
-    /// outlive the model. Throws InputError when
-    /// two machines are not connected: a job cannot span them.
+    /// outlive the model. Throws InputError when two machines are not
+    /// connected (a job cannot span them); UsageError for a bandwidth not
+    /// above 0, a negative or non-finite overhead, gap or round floor, and
+    /// as plan_distances and build_distances for a forced index kind.
     explicit CommModel(const Cluster& cluster, const CommModelOptions& options = {});
 
     /// The cluster priced.

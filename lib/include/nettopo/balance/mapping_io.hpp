@@ -8,8 +8,13 @@
 ///   mapping: task,pe              pe = the PE's index in the cluster
 /// Tasks must be 0..N-1, each exactly once (any order).
 ///
-/// Every call here is thread-safe, costs O(the file's size or the
-/// mapping's) and throws std::bad_alloc besides what it says.
+/// \threads Every call here may be made from several threads at once (on
+/// distinct files and streams; a shared const cluster is only read).
+/// \cost O(the file's size or the mapping's; slurm_launch: plus the
+/// machines). Every call throws std::bad_alloc besides what it says; the
+/// readers throw InputError "file:line: what is wrong". The writers build
+/// the text whole, then write it once to `out` and leave checking the
+/// stream to the caller.
 #pragma once
 
 #include "nettopo/balance/task_graph.hpp"
@@ -22,7 +27,7 @@
 
 namespace nettopo {
 
-/// Reads the tasks' loads. Readers throw InputError with "file:line: what is wrong".
+/// Reads the tasks' loads.
 std::vector<double> read_task_loads(const std::string& path);
 /// Reads the task graph of `num_tasks` tasks.
 TaskGraph read_task_graph(const std::string& path, std::uint32_t num_tasks);
@@ -45,7 +50,8 @@ enum class RankfileSlots : std::uint8_t {
     logical,  ///< the PU's logical index inside its machine
     physical, ///< the PU's OS index
 };
-/// Writes the rankfile of `mapping` (rank r = task r).
+/// Writes the rankfile of `mapping` (rank r = task r). UsageError for a PE
+/// the cluster has not, before anything is written.
 void write_rankfile(std::ostream& out, const Cluster& cluster, std::span<const PeId> mapping,
                     RankfileSlots slots = RankfileSlots::logical);
 /// Reads a logical rankfile back into a mapping (tests, and users who hand-edit one).
@@ -60,7 +66,8 @@ struct SlurmLaunch {
     std::string cpu_bind; ///< "map_cpu:3,0,5" when one list serves every node
     std::string notes;    ///< why a single list cannot express the mapping, if so
 };
-/// The Slurm launch files of `mapping` (rank r = task r).
+/// The Slurm launch files of `mapping` (rank r = task r). UsageError for a
+/// PE the cluster has not.
 SlurmLaunch slurm_launch(const Cluster& cluster, std::span<const PeId> mapping);
 
 } // namespace nettopo

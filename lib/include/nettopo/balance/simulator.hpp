@@ -19,11 +19,13 @@
 /// With message overheads (CommModelOptions), an iteration's message also
 /// costs its sender max(o, g) and its receiver o.
 ///
-/// Threads: every call here may run in several threads at once over one
+/// \threads Every call here may run in several threads at once over one
 /// const CommModel and Workload, with distinct Strategy objects (a Strategy
-/// is used by one thread at a time). Cost: per iteration O(tasks + edges)
-/// with one CommModel query per edge between PEs; per balancing step the
-/// strategy's own. Errors: UsageError for inconsistent inputs (sizes, speeds),
+/// is used by one thread at a time) and Progress objects.
+/// \cost A run: per iteration O(tasks + edges) with one CommModel query per
+/// edge between PEs; per balancing step the strategy's own. Every call
+/// throws UsageError for inconsistent inputs (sizes, speeds, runs of
+/// different strategies, a strategy's mapping that is not one), and
 /// std::bad_alloc.
 #pragma once
 

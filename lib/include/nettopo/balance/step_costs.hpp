@@ -6,6 +6,10 @@
 /// noise of measured loads. Every cost is zero by default, and a step then
 /// costs what it did before these existed; the papers' platform presets
 /// (workload_presets.hpp) set them, with their sources in share/doc/balance.md.
+///
+/// \threads The functions may be called from several threads at once over
+/// one const CommModel (apply_load_noise writes only its `loads`); a
+/// StepCosts is a value.
 #pragma once
 
 #include "nettopo/balance/comm_model.hpp"
@@ -18,7 +22,7 @@
 namespace nettopo {
 
 /// What a balancing step costs beyond the decision and the bytes moved (see
-/// the file's comment). A value: thread-safe on distinct objects.
+/// the file's comment). A value.
 struct StepCosts {
     /// Centralised strategies: every PE sends its statistics to PE 0 (Charm++
     /// CentralLB's ReceiveStats, point to point), which decides and
@@ -40,7 +44,8 @@ struct StepCosts {
     /// deterministic strategy rebuilds the same placement every step.
     double load_noise = 0;
 
-    /// Throws UsageError naming a negative or non-finite cost.
+    /// Throws UsageError (no cost named) when a cost or the noise is negative
+    /// or not finite. O(1).
     void check() const;
 };
 
@@ -49,18 +54,21 @@ struct StepCosts {
 /// receive overhead and bytes over its link, plus the busiest sender's
 /// overhead. A PE's message holds its header, its tasks and the
 /// communication records of its tasks (one per partner, as the sender of
-/// each direction records it). 0 when gather_statistics is off.
+/// each direction records it). 0 when gather_statistics is off. O(tasks +
+/// PEs x a CommModel query); allocates O(PEs), so throws only std::bad_alloc.
 double statistics_gather_seconds(const CommModel& model, const TaskGraph& graph,
                                  std::span<const PeId> mapping, const StepCosts& costs);
 
 /// The broadcast of a centralised decision over a binary spanning tree from
 /// PE 0: ceil(log2 P) levels, each the slowest latency from PE 0, a send and
 /// a receive overhead and the list's bytes at the narrowest bandwidth from
-/// PE 0. 0 when gather_statistics is off.
+/// PE 0. 0 when gather_statistics is off. O(PEs x a CommModel query);
+/// throws what CommModel's queries throw (std::bad_alloc at most).
 double decision_broadcast_seconds(const CommModel& model, std::uint64_t migrations,
                                   const StepCosts& costs);
 
-/// Measured loads with noise applied in place (nothing when load_noise is 0).
+/// Measured loads with noise applied in place (nothing when load_noise is 0):
+/// task t's factor depends on (seed, step, t) only. O(loads), throws nothing.
 void apply_load_noise(std::span<double> loads, double load_noise, std::uint64_t seed,
                       std::uint32_t step);
 

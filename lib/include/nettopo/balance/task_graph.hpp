@@ -2,9 +2,12 @@
 /// Communication between the tasks of an application: an undirected graph
 /// whose edge weights are bytes exchanged per iteration (both directions
 /// together), stored as CSR so placement loops walk a task's partners in
-/// one flat slice. A TaskGraph is immutable once made: const calls from
-/// several threads at once are safe, O(1) and allocation-free (total_bytes:
-/// O(degree)); making one is O(tasks + edges log edges).
+/// one flat slice.
+/// \threads A TaskGraph is immutable once made: const calls from several
+/// threads at once are safe.
+/// \cost Const calls are O(1), allocation-free and throw nothing
+/// (total_bytes: O(degree)); making one is O(tasks + edges log edges) and
+/// throws as the constructor says, or std::bad_alloc.
 #pragma once
 
 #include "nettopo/support/ids.hpp"

@@ -13,9 +13,11 @@
 /// lb_test's Topo.C. The graph stores per pair both directions' bytes
 /// (2 x message_bytes; see workload.cpp for where lb_test differs).
 ///
-/// Everything here is thread-safe (a Workload is immutable once made) and
-/// throws std::bad_alloc besides what it says. Making a Workload builds its
-/// task graph: O(tasks + edges).
+/// \threads Everything here may be used from several threads at once (a
+/// Workload is immutable once made).
+/// \cost Making a Workload builds its task graph: O(tasks + edges log
+/// edges). The accessors and phase calls are O(1); the others say their
+/// cost. Every call throws std::bad_alloc besides what it says.
 #pragma once
 
 #include "nettopo/balance/task_graph.hpp"
@@ -36,7 +38,7 @@ enum class CommPattern : std::uint8_t {
     Mesh3D,    ///< up to 6 on the smallest cube
     RandGraph, ///< the ring plus random links
 };
-/// "ring", "mesh2d", ...: the words of workload specs. O(1).
+/// "ring", "mesh2d", ...: the words of workload specs. O(1), throws nothing.
 const char* to_string(CommPattern p);
 
 /// lb_test's parameters.
@@ -64,7 +66,9 @@ struct LbTestParams {
 /// An lb_test run's tasks: their graph, and their loads phase by phase.
 class Workload {
 public:
-    /// The workload of `params`: builds the task graph, O(tasks + edges).
+    /// The workload of `params`: builds the task graph, O(tasks + edges log
+    /// edges). Throws UsageError for parameters out of range (no task, min >
+    /// max, every 0, ...) and for a random graph past the links it models.
     explicit Workload(const LbTestParams& params);
 
     /// The parameters.
@@ -87,7 +91,7 @@ public:
     /// O(tasks x phases in the count).
     std::vector<double> mean_loads(std::uint32_t count) const;
     /// Where tasks start: blocks of consecutive tasks over the PEs in order,
-    /// as Charm++ places an array by default. O(tasks).
+    /// as Charm++ places an array by default. O(tasks). UsageError for no PE.
     std::vector<PeId> initial_mapping(std::uint32_t num_pes) const;
 
 private:
@@ -98,7 +102,7 @@ private:
 /// Reads "lb_test:tasks=3600,pattern=ring,min=30,max=4120,bytes=1000,
 /// task-bytes=1048576,iterations=150,every=40,seed=1" (any subset of keys, in
 /// any order) or a preset name (see workload_presets). UsageError names the
-/// bad key or value.
+/// bad key or value. O(length); no graph is built.
 LbTestParams parse_workload_spec(std::string_view spec);
 
 /// One paper's configuration of lb_test.
@@ -117,10 +121,11 @@ struct WorkloadPreset {
 /// The papers' platforms: SmartLB 50/100/200 tasks on one 8-PE machine;
 /// PackDrop 18,990 and 36,990 tasks on 32 hosts x 4 PEs on Gigabit Ethernet;
 /// Net Topo 3,600 and 5,400 tasks on an 8-PE and a 4-PE host of different
-/// speeds. share/doc/balance.md gives the sources.
+/// speeds. share/doc/balance.md gives the sources. O(1), throws nothing.
 std::span<const WorkloadPreset> workload_presets();
 /// The preset a workload spec starts from ("packdrop-18990:seed=7" ->
-/// packdrop-18990), nullptr for lb_test:... or an unknown name.
+/// packdrop-18990), nullptr for lb_test:... or an unknown name. O(presets),
+/// throws nothing.
 const WorkloadPreset* workload_preset_of(std::string_view spec);
 
 } // namespace nettopo

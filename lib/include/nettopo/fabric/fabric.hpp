@@ -4,9 +4,11 @@
 /// switches and hosts, and the links between them, each physical link once.
 /// Readers throw InputError(file, line, message) on malformed input.
 ///
-/// Every call here is thread-safe (each reads its own stream), costs
-/// O(the input's size) (merge_fabrics: O(nodes + links) with hashing) and
-/// throws std::bad_alloc besides what it says.
+/// \threads Every call here may be made from several threads at once, each
+/// with its own stream; a NodeNameMap's const calls too.
+/// \cost The readers are O(the input's size), merge_fabrics O(nodes + links)
+/// with hashing, NodeNameMap::find O(1) (a hash lookup). Every call throws
+/// std::bad_alloc besides what it says.
 #pragma once
 
 #include "nettopo/support/limits.hpp"

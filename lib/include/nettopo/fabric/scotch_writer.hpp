@@ -1,8 +1,10 @@
 /// \file
 /// Writes a cluster as a Scotch target architecture (a .tgt file), so that
 /// Scotch (gmap, gpart -t, SCOTCH_archLoad) maps a process graph onto its PEs.
-/// Thread-safe on one const cluster (distinct streams); throws std::bad_alloc
-/// and Error when the stream fails besides what it says.
+/// \threads May be called from several threads at once on one const cluster,
+/// each with its own stream.
+/// \cost See write_scotch_target. It throws std::bad_alloc, and Error when
+/// the stream fails, besides what it says.
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
@@ -61,8 +63,11 @@ inline constexpr std::uint32_t max_scotch_tleaf_machines = 8192;
 ///
 /// Throws InputError when the cluster is no uniform hierarchy and has more
 /// than max_scotch_target_pes PEs, or has two PEs that no path joins; nothing
-/// is written then. Cost: the checks above, then (deco) N(N-1)/2 distance
-/// queries (one network search per PE's machine).
+/// is written then. Cost: the tleaf check asks O(M^2) machine distances and
+/// O(P^2) PU latencies (M machines, P PUs a machine, each at most
+/// max_scotch_tleaf_machines); the deco form asks N(N-1)/2 PE distances (N
+/// at most max_scotch_target_pes), of a QueryEngine planned for all pairs (a
+/// distance index when it pays, else one network search per PE's machine).
 void write_scotch_target(const Cluster& cluster, std::ostream& out);
 
 } // namespace nettopo

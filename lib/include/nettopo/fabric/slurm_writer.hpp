@@ -1,9 +1,11 @@
 /// \file
 /// Writes a cluster's network as a Slurm topology.conf or topology.yaml
-/// (topology/tree). Every call is thread-safe on one const cluster (distinct
-/// streams and files), costs O(V + E) plus the hostlists' compression, and
-/// throws std::bad_alloc, and Error when the file cannot be written, besides
-/// what it says.
+/// (topology/tree).
+/// \threads Every call may be made from several threads at once on one
+/// const cluster, with distinct streams and files.
+/// \cost O(V + E) plus the hostlists' compression (linear in the names).
+/// Every call throws std::bad_alloc, and Error when the file cannot be
+/// written, besides what it says.
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
@@ -35,7 +37,8 @@ void write_slurm_topology(const Cluster& cluster, std::ostream& out);
 void write_slurm_topology_yaml(const Cluster& cluster, std::ostream& out);
 
 /// write_slurm_topology to a file, atomically (write_atomically); the text is
-/// checked whole before anything is written.
+/// checked whole before anything is written. Throws as write_slurm_topology,
+/// and Error naming the file when it cannot be written.
 void save_slurm_topology(const Cluster& cluster, const std::string& path);
 
 } // namespace nettopo

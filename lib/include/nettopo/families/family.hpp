@@ -11,10 +11,18 @@
 ///
 /// Families and their layout are documented in share/doc/generators.md.
 ///
-/// A Family is immutable once made: its const calls may be made from several
-/// threads at once, allocate nothing (but layout() and spec()) and throw
-/// nothing; the formulas are O(1), or O(levels, dimensions or stages). The
-/// factories and parsers are thread-safe and throw UsageError (or
+/// \threads A Family is immutable once made: its const calls may be made
+/// from several threads at once. The factories and parsers are pure
+/// functions of their arguments: safe from several threads at once.
+/// \cost A Family's formulas (counts, degree, diameter, machine_hops,
+/// shortest_hops, machine_latency_ps) are O(1), or O(levels, dimensions or
+/// stages); the dragonfly's machine_hops is O(L), its global links between
+/// two groups, its shortest_hops O(h), a router's global links. They
+/// allocate nothing (but layout() and spec(), which may throw
+/// std::bad_alloc) and throw nothing else; emit() is linear in the graph and
+/// throws what the sink throws. The factories and parsers are O(parameters)
+/// but make_dragonfly, O(g x (L + a)) for its diameter, and make_slimfly,
+/// O(q^2) at worst for the tables of GF(q); they throw UsageError (or
 /// std::bad_alloc).
 #pragma once
 
@@ -35,8 +43,8 @@ enum class LinkClass : std::uint8_t {
     Global,       ///< dragonfly: between groups
 };
 inline constexpr std::size_t link_class_count = 4; ///< number of LinkClass values
-std::string_view
-link_class_name(LinkClass c); ///< "host-switch", "switch-switch", "local", "global"
+/// "host-switch", "switch-switch", "local" or "global". O(1), throws nothing.
+std::string_view link_class_name(LinkClass c);
 
 /// The latency of each link class in integer picoseconds (to_picoseconds of
 /// the class' latency in ns, as the searches add them), indexed by LinkClass;
@@ -59,6 +67,10 @@ enum class HopRule : std::uint8_t {
 
 /// Receives a family's graph: machines first, then switches, then links
 /// between vertex indexes (machines 0..M-1, switches M..M+S-1).
+/// \threads Family::emit calls its sink from the thread that called emit,
+/// one call at a time.
+/// \cost A program's: emit makes one call per machine run, switch run and
+/// link. What a call throws ends emit and comes out of it.
 class FamilySink {
 public:
     virtual ~FamilySink() = default;

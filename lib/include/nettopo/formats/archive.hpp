@@ -4,9 +4,10 @@
 /// runs of machines stored as name ranges, links as one flat list whose lines
 /// leave out the fields that repeat the line above) and exact.
 ///
-/// Every call here may be made from several threads at once (on distinct
-/// streams and files); each costs O(the archive's size) and throws
-/// std::bad_alloc besides what it says.
+/// \threads Every call here may be made from several threads at once, on
+/// distinct streams and files.
+/// \cost Each call is O(the archive's size) and throws std::bad_alloc
+/// besides what it says (and what a Progress given throws).
 #pragma once
 
 #include "nettopo/formats/load.hpp"

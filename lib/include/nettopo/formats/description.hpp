@@ -1,20 +1,22 @@
 /// \file
 /// The text description of a cluster, one statement per line, '#' comments:
 ///
-/// \verbatim
+/// \code{.unparsed}
 ///   name     <cluster name>
 ///   machine  <name> <hwloc synthetic description> [node=<type>] [lat.<type>=<ns>]...
 ///   machines <prefix>[<a>-<b>] <synthetic description> [options as for machine]
 ///   switch   <name>
 ///   link     <endpoint> <endpoint> <latency-ns> [bandwidth=<Gbit/s>] [count=<n>]
-/// \endverbatim
+/// \endcode
 ///
 /// See share/doc/description-format.md for the full grammar.
 ///
-/// Every call here may be made from several threads at once (on distinct
-/// streams and files; hwloc runs in the calling thread unless a sandbox is
-/// given); each costs O(the description's size, with runs of machines
-/// expanded) and throws std::bad_alloc besides what it says.
+/// \threads Every call here may be made from several threads at once, on
+/// distinct streams and files (hwloc runs in the calling thread unless a
+/// sandbox is given, which must then allow it).
+/// \cost Each call is O(the description's size, with runs of machines
+/// expanded), plus hwloc's build of each machine type, and throws
+/// std::bad_alloc besides what it says (and what a Progress given throws).
 #pragma once
 
 #include "nettopo/formats/load.hpp"

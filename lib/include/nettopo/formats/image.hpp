@@ -26,12 +26,13 @@
 /// with its hashes recomputed could, and what it then gets wrong is answers
 /// about its own network, never memory outside the mapping.
 ///
-/// Every call here may be made from several threads at once (on distinct
-/// files; reading one image from several threads is safe too). Reading maps
-/// the file and costs O(its size) for the checksums and checks; writing
-/// costs O(the cluster's arrays + the index). Errors: InputError naming the
-/// image for bad data, Error naming the file when it cannot be written,
-/// std::bad_alloc.
+/// \threads Every call here may be made from several threads at once (on
+/// distinct files; reading one image from several threads is safe too).
+/// \cost Reading maps the file and costs O(its size) for the checksums and
+/// checks (read_image_header: its first records); writing costs O(the
+/// cluster's arrays + the index). The calls that read or write files throw
+/// InputError naming the image for bad data, Error naming the file when it
+/// cannot be written, std::bad_alloc; each says what else.
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
@@ -56,7 +57,7 @@ struct FileStamp {
     std::int64_t mtime_ns = 0;                         ///< modification time, ns since the epoch
     bool operator==(const FileStamp&) const = default; ///< same size and time
 };
-/// Throws InputError naming `path` if it cannot be read.
+/// Throws InputError naming `path` if it cannot be read. O(1): one stat.
 FileStamp file_stamp(const std::string& path);
 
 /// Writes `cluster` (and `index`, built for it, if given and kept) to `path`
@@ -98,11 +99,12 @@ ImageHeader read_image_header(const std::string& path);
 std::unique_ptr<DistanceIndex> read_image_index(const std::string& path, const Cluster& cluster,
                                                 std::uint64_t cluster_network_checksum);
 
-/// Whether the first bytes of a file are an image's.
+/// Whether the first bytes of a file are an image's. O(1), throws nothing.
 bool looks_like_image(std::string_view head);
 
 /// The image beside an archive: its name with the extension replaced
-/// ("c.xml" -> "c.ntimg"; "c" -> "c.ntimg").
+/// ("c.xml" -> "c.ntimg"; "c" -> "c.ntimg"). O(length); throws only
+/// std::bad_alloc.
 std::string sibling_image_path(const std::string& archive_path);
 
 } // namespace nettopo

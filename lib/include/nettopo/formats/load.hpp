@@ -2,11 +2,14 @@
 /// Loads a cluster from whatever the user points at, recognised by content:
 /// a nettopo archive, a text description, or an hwloc XML export of one machine.
 ///
-/// Every call here may be made from several threads at once (each reads its
-/// own file into its own cluster; no global state), allocates the cluster
-/// and costs O(size of the input) plus ClusterBuilder::build, and throws
-/// InputError for bad data (naming the file, and the line where the format
-/// has lines) or std::bad_alloc.
+/// \threads Every call here may be made from several threads at once (each
+/// reads its own file into its own cluster; no global state; a sandbox or
+/// Progress given must allow it).
+/// \cost Loading allocates the cluster and costs O(size of the input) plus
+/// ClusterBuilder::build. The loaders throw InputError for bad data (naming
+/// the file, and the line where the format has lines), nettopo::Error
+/// itself when hwloc fails (cannot initialise or discover), or
+/// std::bad_alloc.
 #pragma once
 
 #include "nettopo/hwloc/hwloc_source.hpp"
@@ -82,8 +85,8 @@ struct LoadedTopology {
 LoadedTopology load_topology(const std::string& path, const LoadOptions& options = {});
 
 /// This machine through hwloc, as a one-machine cluster: hwloc's discovery
-/// (milliseconds to a second), in the calling thread. InputError when hwloc
-/// fails or the machine breaks the model's rules.
+/// (milliseconds to a second), in the calling thread. nettopo::Error when
+/// hwloc fails; InputError when the machine breaks the model's rules.
 Cluster discover_cluster(const LoadOptions& options = {});
 
 } // namespace nettopo

@@ -2,10 +2,12 @@
 /// Builds a Cluster from a synthetic Family: every machine an instance of one
 /// shared machine type, every link given the latency and bandwidth of its class.
 ///
-/// Every call here may be made from several threads at once (no global
-/// state; hwloc parses in the calling thread unless a sandbox is given) and
-/// throws std::bad_alloc besides what it says. Generating costs O(machines +
-/// switches + links), with the links sorted once (O(E log E)).
+/// \threads Every call here may be made from several threads at once (no
+/// global state; hwloc parses in the calling thread unless a sandbox is
+/// given; a HwlocSandbox shared by threads must allow it).
+/// \cost Generating costs O(machines + switches + links), with the links
+/// sorted once (O(E log E)). Every call throws std::bad_alloc besides what
+/// it says.
 #pragma once
 
 #include "nettopo/families/family.hpp"
@@ -30,6 +32,10 @@ struct LinkSpec {
 
 /// Per link class. The defaults (share/doc/generators.md) are orders of
 /// magnitude of a current InfiniBand-class fabric, not measurements.
+/// \cost A value: O(1) calls, no allocation, nothing thrown. Its values are
+/// not checked here: generate refuses what the builder refuses.
+/// \threads Const calls from several threads at once are safe; the
+/// non-const operator[] needs the object to itself.
 struct LinkClasses {
     std::array<LinkSpec, link_class_count> of{}; ///< indexed by LinkClass
 
@@ -56,9 +62,11 @@ struct LinkClassSetting {
     std::array<bool, link_class_count> applies{}; ///< the classes KIND names
     double value = 0;                             ///< the value
 };
-/// Reads "KIND=VALUE" as the comment of LinkField says; ValueError on bad text.
+/// Reads "KIND=VALUE" as the comment of LinkField says; ValueError on bad
+/// text. O(length).
 LinkClassSetting parse_link_class_setting(LinkField field, std::string_view kind_equals_value);
-/// Reads "KIND=VALUE" and sets `field` of the classes it names in `classes`.
+/// Reads "KIND=VALUE" and sets `field` of the classes it names in `classes`;
+/// ValueError on bad text, leaving `classes` unchanged. O(length).
 void set_link_class(LinkClasses& classes, LinkField field, std::string_view kind_equals_value);
 
 /// The machine inside every generated host, unless the user gives one: two
@@ -71,6 +79,8 @@ inline constexpr std::string_view default_machine = "pack:2 l3:1 l2:8 l1:1 core:
 /// thread, or through `hwloc_sandbox` if given (hwloc_sandbox.hpp). ValueError
 /// for a description that does not read; InputError for a file. An hwloc
 /// export is its whole machine, or the PUs it allowed (`scope`, hwloc_source.hpp).
+/// \cost hwloc's build of the description, O(objects), in a round trip to
+/// the sandbox when given, plus MachineType's O(objects).
 MachineType synthetic_machine(std::string_view description, NodeLevel node_level,
                               const HwlocSandbox* hwloc_sandbox = nullptr);
 /// The machine type of the file at `path` (see synthetic_machine): InputError
@@ -105,7 +115,9 @@ std::uint64_t estimated_generation_bytes(const Family& family);
 
 /// Throws UsageError when the PEs (machines x PUs of the type) do not fit the
 /// ids, or when the family passes options.limits (with the limit's Remedy);
-/// both before anything is allocated.
+/// both before anything is allocated. InputError (no location) when
+/// options.links holds a latency or bandwidth ClusterBuilder::add_link
+/// refuses. Costs what the file's comment says.
 Cluster generate(const Family& family, const MachineType& machine,
                  const GenerateOptions& options = {});
 
@@ -114,7 +126,8 @@ Cluster generate(const Family& family, const MachineType& machine,
 /// DESCRIPTION (default_machine when absent), --latency KIND=NS and
 /// --bandwidth KIND=GBPS (repeatable). Values may be quoted with ' or ".
 /// E.g. "fat-tree --xgft \"1;16;1\" --machine 'core:8 pu:1' --bandwidth all=20".
-/// UsageError on anything else.
+/// UsageError on anything else; then what generate throws. O(length) to
+/// read, plus synthetic_machine and generate.
 Cluster generate_from_spec(std::string_view spec, const GenerateOptions& options = {});
 
 } // namespace nettopo

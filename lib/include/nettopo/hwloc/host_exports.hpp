@@ -1,10 +1,11 @@
 /// \file
 /// Per-host hwloc exports: full XML (v1 or v2, as hwloc 2.9 loads them) and
 /// hwloc topology diffs (`<topologydiff refname="node001.xml">`) applied to
-/// their reference host with hwloc's diff API. load_host_exports may be
-/// called from several threads at once; it costs O(the files' size) plus
-/// hwloc's load of each export and throws std::bad_alloc besides what it
-/// says.
+/// their reference host with hwloc's diff API.
+/// \threads load_host_exports may be called from several threads at once (a
+/// sandbox given must allow it).
+/// \cost O(the files' size) plus hwloc's load of each export; it throws
+/// std::bad_alloc besides what it says.
 #pragma once
 
 #include "nettopo/hwloc/hwloc_source.hpp"
@@ -51,8 +52,9 @@ struct HostExport {
 /// reference is looked up beside it by its refname. Every file is parsed as XML
 /// in this thread; hwloc's work (loading an export, applying a diff) runs in
 /// this thread too, or through `sandbox` if given, once per file
-/// (hwloc_sandbox.hpp). Errors are InputError naming the file. Two exports the
-/// naming rule gives one host name are an InputError naming both files.
+/// (hwloc_sandbox.hpp). Errors are InputError naming the file (nettopo::Error
+/// itself when hwloc cannot initialise). Two exports the naming rule gives
+/// one host name are an InputError naming both files.
 std::vector<HostExport> load_host_exports(const std::vector<std::string>& paths,
                                           const HwlocSandbox* sandbox = nullptr,
                                           const HostExportOptions& options = {});

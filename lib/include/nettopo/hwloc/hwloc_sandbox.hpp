@@ -26,6 +26,10 @@ namespace nettopo {
 
 /// Where hwloc parses a user's input (see the file's comment); a program
 /// implements it, the library only calls run().
+/// \threads The library calls run() from the thread that loads; it must be
+/// safe to call from several threads at once if the program loads from
+/// several threads.
+/// \cost The implementation's: typically a process started per call.
 class HwlocSandbox {
 public:
     virtual ~HwlocSandbox() = default; ///< a sandbox is owned by the program

@@ -3,12 +3,15 @@
 /// machine, or the machine we run on. All three go through one conversion of
 /// an hwloc topology, so they agree with what lstopo shows.
 ///
-/// Every call here may be made from several threads at once (hwloc keeps no
-/// global state the library shares), allocates the tree and throws
-/// InputError for bad input or a failure of hwloc, or std::bad_alloc. Cost:
-/// hwloc's own load (microseconds for a synthetic description, milliseconds
-/// for an export, up to a second for a live discovery) plus O(objects) for
-/// the conversion.
+/// \threads Every call here may be made from several threads at once (hwloc
+/// keeps no global state the library shares); a sandbox given must allow it
+/// (HwlocSandbox::run).
+/// \cost hwloc's own load (microseconds for a synthetic description,
+/// milliseconds for an export, up to a second for a live discovery) plus
+/// O(objects) for the conversion; the calls allocate the tree. They throw
+/// InputError for bad input, nettopo::Error itself when hwloc fails (cannot
+/// initialise, discover or export a topology), or std::bad_alloc;
+/// AllowedPus::restricted is O(1) and throws nothing.
 #pragma once
 
 #include "nettopo/tree/machine_tree.hpp"

@@ -2,7 +2,8 @@
 /// A machine tree as an hwloc synthetic description, the string `lstopo -i`,
 /// `hwloc-calc -i` and nettopo's own `-i` read ("Package:2 L3Cache:1(size=...)
 /// Core:4 PU:2"). The reverse of tree_from_synthetic (hwloc_source.hpp).
-/// Thread-safe, O(objects), throws std::bad_alloc besides what it says.
+/// \threads A pure function of its tree: safe from several threads at once.
+/// \cost O(objects); throws std::bad_alloc besides what it says.
 #pragma once
 
 #include "nettopo/tree/machine_tree.hpp"

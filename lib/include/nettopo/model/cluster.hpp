@@ -2,7 +2,9 @@
 /// A cluster: machines (each an instance of a shared machine type), switches,
 /// and the network joining them. Immutable once built (see ClusterBuilder);
 /// every query here is O(1) or O(log R), R = number of runs of consecutive
-/// machines of one type (1 for a homogeneous cluster), and thread-safe.
+/// machines of one type (1 for a homogeneous cluster).
+/// \threads Const calls may be made from several threads at once; the free
+/// functions are safe from several threads on a shared const Cluster.
 #pragma once
 
 #include "nettopo/model/machine_type.hpp"
@@ -20,7 +22,7 @@
 namespace nettopo {
 
 /// A contiguous range of PEs (the PEs of a machine or of a node are always contiguous).
-/// A value: O(1) calls, no allocation, nothing thrown.
+/// \cost A value: O(1) calls, no allocation, nothing thrown.
 struct PeRange {
     std::uint32_t first = 0; ///< the first PE's index
     std::uint32_t count = 0; ///< how many PEs
@@ -157,7 +159,8 @@ public:
     NodeId require_node(std::uint64_t index) const;
     /// The machine named `name`: throws UsageError when there is none. O(log machines).
     MachineId require_machine(std::string_view name) const;
-    /// The machine or switch named `name`: throws UsageError when there is none.
+    /// The machine or switch named `name`: throws UsageError when there is
+    /// none. O(log vertices).
     VertexId require_vertex(std::string_view name) const;
 
     /// Runs of consecutive machines of one type: what the archive writes and
@@ -208,7 +211,7 @@ private:
 };
 
 /// "12 machines, 1 switch, 11 links, 12 PEs, 12 nodes", for messages and headers.
-/// O(1); allocates the string; thread-safe.
+/// O(1); allocates the string, so throws only std::bad_alloc.
 std::string cluster_counts(const Cluster& cluster);
 
 /// A homogeneous cluster (one run) needs no run lookup. PE b's index inside

@@ -17,6 +17,10 @@ namespace nettopo {
 
 /// A name declared twice; `later` is the second declaration, so readers can
 /// point at the line that repeats it.
+/// \cost Making or copying one copies the name (std::bad_alloc at worst);
+/// the accessors are O(1) and throw nothing.
+/// \threads A value, like every error (error.hpp): const calls from several
+/// threads at once are safe.
 class DuplicateNameError : public InputError {
 public:
     /// A machine or a switch, by declaration index.
@@ -40,6 +44,10 @@ private:
 /// A link declared twice between the same two vertices. `first` and `later`
 /// are declaration indexes (in add_link order), so readers can point at the
 /// line that repeats it; the later link's endpoints are given as declared.
+/// \cost Making or copying one copies the ends' names (std::bad_alloc at
+/// worst); the accessors are O(1) and throw nothing.
+/// \threads A value, like every error (error.hpp): const calls from several
+/// threads at once are safe.
 class DuplicateLinkError : public InputError {
 public:
     /// An end of the repeated link, as declared.
@@ -80,13 +88,17 @@ struct BuildOptions {
 /// switches and links, then build().
 /// \threads One builder is used by one thread at a time (it is not locked);
 /// separate builders are independent.
-/// \cost add_* are amortised O(1) (add_type hashes the type's signature,
-/// O(tree size)); build() is O(V + E log E) for the CSR plus the connectivity
-/// check (O(V + E), O(M^2) at worst when some machines do not forward) and
-/// allocates the cluster. Errors are InputError naming no file (readers add
-/// the location): bad names, latencies, bandwidths, counts past the Limits,
-/// duplicate names (DuplicateNameError) or links (DuplicateLinkError), a
-/// disconnected network.
+/// \cost add_* are amortised O(1) plus the name's length (add_type hashes
+/// the type's signature, O(tree size); add_machines, add_switches and
+/// add_links O(count)); build() is O(V + E log E) for the CSR plus the
+/// connectivity check (O(V + E), O(M^2) at worst when some machines do not
+/// forward) and allocates the cluster. The accessors are O(1).
+/// The add_* calls, set_forwards, require_room_for_vertices and build() throw
+/// InputError naming no file (readers add the location): bad names,
+/// latencies, bandwidths, counts past the Limits, duplicate names
+/// (DuplicateNameError) or links (DuplicateLinkError), a disconnected
+/// network. The constructor, set_* and the other accessors throw nothing but
+/// std::bad_alloc, type() aside.
 class ClusterBuilder {
 public:
     /// An empty builder for a cluster called `name`.
@@ -111,7 +123,8 @@ public:
     /// Errors (InputError) name the offending entity but no file: callers that
     /// read files add the location. Names are checked for uniqueness (machines
     /// and switches share one namespace) by build(); readers that want the
-    /// line of a duplicate check as they go.
+    /// line of a duplicate check as they go. `type` must come from add_type
+    /// (std::out_of_range otherwise); after add_links, Error.
     MachineId add_machine(std::string_view name, TypeId type);
     /// Adds a switch; InputError for an empty name or past the limits.
     SwitchId add_switch(std::string_view name);

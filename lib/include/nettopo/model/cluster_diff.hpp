@@ -12,6 +12,9 @@
 /// latencies) is one difference, whatever else about it changed. Names are compared as
 /// they are: a machine and a switch of the same name do not match, and the
 /// clusters' own names, run order and type descriptions do not count.
+///
+/// \threads The functions only read their arguments: safe from several
+/// threads at once on shared const clusters. A ClusterDiff is a value.
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
@@ -53,7 +56,7 @@ struct MachineCounts {
     ObjectType node_type = ObjectType::PU; ///< the type of the node level
     bool operator==(const MachineCounts&) const = default; ///< all counts equal
 };
-/// The counts of `type`. O(objects of its tree); thread-safe; throws nothing.
+/// The counts of `type`. O(objects of its tree); throws nothing.
 MachineCounts machine_counts(const MachineType& type);
 
 /// How the types of one machine differ: both sides' counts, and what else
@@ -91,17 +94,16 @@ struct ClusterDiff {
     std::vector<ClusterDifference> differences;
     /// How many differences of each kind (indexed by DifferenceKind).
     std::array<std::size_t, difference_kind_count> count_by_kind{};
-    /// Whether no difference was found.
+    /// Whether no difference was found. O(1), throws nothing.
     bool identical() const { return differences.empty(); }
-    /// How many differences of kind `k`.
+    /// How many differences of kind `k`. O(1), throws nothing.
     std::size_t count(DifferenceKind k) const { return count_by_kind[static_cast<std::size_t>(k)]; }
 };
 
 /// Compares `actual` with `expected`. Cost: O(V + L log d) for V machines and
 /// switches, L links and d the largest degree, plus the sort of the
 /// differences; each pair of distinct machine types is compared once. Memory:
-/// two vertex maps, plus the differences. Thread-safe (reads both clusters
-/// only); throws only std::bad_alloc.
+/// two vertex maps, plus the differences. Throws only std::bad_alloc.
 ClusterDiff diff_clusters(const Cluster& expected, const Cluster& actual);
 
 } // namespace nettopo

@@ -8,8 +8,7 @@
 /// The mapping is flat arrays: view -> cluster in O(1); cluster -> view in
 /// O(1) after the cluster's own PE -> machine lookup (O(log R)). Memory: one
 /// 32-bit entry per view PE, per view node and per cluster machine.
-/// Immutable and thread-safe once built; it refers to the cluster, which
-/// must outlive it.
+/// Immutable once built; it refers to the cluster, which must outlive it.
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
@@ -94,7 +93,8 @@ private:
 /// a file, `lines` holds the line of each name (else it is empty), and the
 /// error names the first name missing with its line:
 /// "hosts.txt:3: host 'node0l3' is not in the cluster; did you mean node013?".
-/// O(names x log machines); allocates; thread-safe.
+/// O(names x log machines); allocates.
+/// \threads Only reads `cluster`: safe from several threads at once.
 std::vector<MachineId> machines_named(const Cluster& cluster, std::span<const std::string> names,
                                       const std::string& source,
                                       std::span<const std::size_t> lines = {});

@@ -17,7 +17,9 @@ namespace nettopo {
 /// Latency in nanoseconds between two PUs whose deepest common object has the
 /// given type. Defaults (documented in share/doc/model.md) are orders of
 /// magnitude of a current x86 server, not measurements of any one.
-/// A value: O(1) calls, thread-safe on distinct objects, nothing thrown.
+/// \cost A value: O(1) calls, no allocation, nothing thrown.
+/// \threads Const calls from several threads at once are safe; the
+/// non-const operator[] writes, so needs the object to itself.
 struct LevelLatencies {
     std::array<double, object_type_count> ns{}; ///< indexed by ObjectType
 
@@ -40,7 +42,8 @@ struct NodeLevel {
 
 /// Reads a node level as users write it ("auto", "l3", "core", "numa", ...);
 /// nullopt if the text names none. One rule for every reader and tool.
-/// O(length), thread-safe, throws nothing.
+/// O(length); throws only std::bad_alloc (parse_object_type's copy).
+/// \threads A pure function of `text`: safe from several threads at once.
 std::optional<NodeLevel> node_level_from(std::string_view text);
 /// The words node_level_from reads, for messages.
 inline constexpr std::string_view node_level_choices =
@@ -48,14 +51,18 @@ inline constexpr std::string_view node_level_choices =
 
 /// One machine type (see the file's comment), shared by every machine of it.
 /// \threads Immutable once made: const calls from several threads at once are safe.
-/// \cost Every query is O(1) and allocates nothing but signature(); making
-/// one is O(tree size) (it builds the CombinLca, the node tables and the
-/// latency per object). Nothing throws but std::bad_alloc.
+/// \cost Every query is O(1) and allocates nothing but signature(); the
+/// queries throw nothing but std::bad_alloc. Making one is about linear in
+/// the tree (it builds the CombinLca, whose cost CombinLca states, the node
+/// tables, O(objects + PUs x height), and the latency per object); it throws
+/// as the constructor says.
 class MachineType {
 public:
     /// A type from a tree: resolves the node level `requested` in it (the
     /// automatic choice when unset, a fallback for PUs below no object of
-    /// that level) and builds its tables.
+    /// that level) and builds its tables. Throws InputError (naming no file)
+    /// when the level leaves a node's PUs in pieces (nodes must be PU ranges),
+    /// or std::bad_alloc.
     MachineType(std::string description, MachineTree tree, NodeLevel requested,
                 LevelLatencies latencies);
 

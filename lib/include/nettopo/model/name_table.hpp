@@ -14,10 +14,11 @@ namespace nettopo {
 
 /// A table of names: one character pool, offsets, and a sorted index for find().
 /// \threads Const calls may be made from several threads at once; push_back,
-/// reserve and index() need the table to themselves.
-/// \cost size() and operator[] O(1); find() O(log n) comparisons; index()
-/// O(n log n); push_back amortised O(length). Nothing throws but
-/// std::bad_alloc, except from_arrays (ValueError).
+/// reserve, reserve_more and index() need the table to themselves.
+/// \cost size(), operator[] and the array views O(1); find() O(log n)
+/// comparisons; repeated() O(n); index() O(n log n); push_back amortised
+/// O(length); reserve and reserve_more O(size) when they reallocate. Nothing
+/// throws but std::bad_alloc, except from_arrays (ValueError).
 class NameTable {
 public:
     /// Number of names.

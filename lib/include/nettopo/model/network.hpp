@@ -9,6 +9,9 @@
 /// never carries traffic for others. A path may start or end at a machine
 /// that does not forward, never pass through one. Every search and distance
 /// index follows this rule (share/doc/clusters.md, "What forwards").
+///
+/// \threads The free functions only read their arguments: safe from several
+/// threads at once, on one shared const Network too.
 #pragma once
 
 #include "nettopo/support/ids.hpp"
@@ -26,9 +29,10 @@ namespace nettopo {
 /// ids comes near overflow in practice (and sums saturate rather than wrap).
 inline constexpr double max_link_latency_ns = 1e9;
 
-/// Nanoseconds to the picoseconds the searches add (resolution 1 ps). O(1), thread-safe.
+/// Nanoseconds to the picoseconds the searches add (resolution 1 ps). O(1),
+/// throws nothing.
 std::int64_t to_picoseconds(double ns);
-/// And back, for reporting a sum. O(1), thread-safe.
+/// And back, for reporting a sum. O(1), throws nothing.
 inline double picoseconds_to_ns(std::int64_t ps) {
     return static_cast<double>(ps) / 1000.0;
 }
@@ -60,7 +64,8 @@ public:
     /// forward), or empty when every machine forwards.
     Network(std::uint32_t num_machines, std::uint32_t num_switches, std::vector<Link> links,
             std::vector<std::uint8_t> machine_forwards = {});
-    /// Copies point at their own arrays (a network of an image shares the image's).
+    /// Copies point at their own arrays, O(V + E) (a network of an image
+    /// shares the image's memory: O(machines), its forwarding flags).
     Network(const Network& other);
     /// As the copy constructor.
     Network& operator=(const Network& other);
@@ -182,7 +187,7 @@ struct Components {
     std::vector<std::uint32_t> label; ///< component of each vertex
 };
 /// The connected components of `net` (see Components). O(V + E), allocates
-/// the labels; thread-safe; throws only std::bad_alloc.
+/// the labels; throws only std::bad_alloc.
 Components connected_components(const Network& net);
 
 /// Two machines (unreachable_machines' answer).
@@ -194,21 +199,21 @@ struct MachinePair {
 /// `a` the smaller id), or nullopt when every machine reaches every other.
 /// O(V + E) when some component of forwarding vertices touches every machine
 /// (every cluster that is not oddly cabled), O(M^2) at worst otherwise.
-/// Thread-safe; throws only std::bad_alloc.
+/// Throws only std::bad_alloc.
 std::optional<MachinePair> unreachable_machines(const Network& net);
 
 /// The first machine that does not forward and has more than one neighbour
 /// (parallel links counted once), or nullopt. Only such a machine changes a
 /// path: one with a single neighbour is never passed through anyway. The
 /// formulas of generated families, whose machines all forward, hold exactly
-/// when there is none. O(V + E), thread-safe, throws nothing but std::bad_alloc.
+/// when there is none. O(V + E), throws nothing but std::bad_alloc.
 std::optional<VertexId> first_blocking_end_host(const Network& net);
 
 /// A 64-bit hash of what distances depend on: the vertex counts, each link's
 /// ends, latency (in picoseconds), bandwidth and multiplicity, and which
 /// machines forward. Two networks with one checksum answer the same
 /// distances (save a hash collision); a kept distance index records it.
-/// O(V + E), thread-safe.
+/// O(V + E); throws only std::bad_alloc (a 4096-link buffer).
 std::uint64_t network_checksum(const Network& net);
 
 } // namespace nettopo

@@ -19,13 +19,20 @@ class Progress {
 public:
     virtual ~Progress() = default; ///< a Progress is owned by the program
     /// `done` out of `total` units (bytes, links, ...) of the named stage.
+    /// An exception it throws ends the library's call that reported, and
+    /// comes out of that call.
     virtual void update(std::string_view stage, std::uint64_t done, std::uint64_t total) = 0;
-    /// The work is over: erase what was drawn.
+    /// The work is over: erase what was drawn. Must not throw: the library
+    /// may call it from a destructor, while an error unwinds (building a
+    /// distance index does), where an exception ends the program.
     virtual void finish() = 0;
 };
 
 /// Calls progress->update at most every `step` units, so hot loops pay one
-/// comparison per item. One thread at a time; throws what the Progress throws.
+/// comparison per item.
+/// \threads One thread at a time per ticker.
+/// \cost O(1) per call, no allocation, plus the Progress's update when it
+/// reports; making one throws nothing, a call throws what update throws.
 class ProgressTicker {
 public:
     /// Reports stage `stage` of `total` units to `progress` (nothing when null);

@@ -1,9 +1,12 @@
 /// \file
 /// Queries about a job's allocation (model/job_view.hpp) that need the
 /// network: how far it spreads (the check "does my job sit under one
-/// switch?") and the nearest PEs within it. Both calls are thread-safe on
-/// one const view (nearest_in_view uses the engine given, one thread at a
-/// time) and throw only std::bad_alloc.
+/// switch?") and the nearest PEs within it.
+/// \threads Both calls may be made from several threads at once on one const
+/// view; nearest_in_view uses the engine given, which is one thread's at a
+/// time (QueryEngine).
+/// \cost Each call states its time. summarize_allocation throws only
+/// std::bad_alloc; nearest_in_view, what the engine's distance() throws.
 #pragma once
 
 #include "nettopo/model/job_view.hpp"
@@ -40,7 +43,8 @@ AllocationSummary summarize_allocation(const JobView& view);
 /// The k PEs of the allocation closest to p (p excluded; p may be outside
 /// it), by QueryEngine::distance, ties broken by view PE id; the PEs
 /// returned are cluster PEs. Fewer than k when fewer are reachable. Asks
-/// the engine one distance per allocation machine.
+/// the engine one distance per allocation machine, then O(N log k) for the
+/// allocation's N PEs; allocates O(N).
 std::vector<NearPe> nearest_in_view(QueryEngine& engine, const JobView& view, PeId p,
                                     std::uint32_t k);
 

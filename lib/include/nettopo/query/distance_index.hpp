@@ -21,6 +21,8 @@
 ///
 /// Every DistanceIndex's queries are const and may be called from several
 /// threads at once (the row cache and the search lock themselves).
+/// \threads The free functions may be called from several threads at once
+/// (on a shared const cluster and index).
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
@@ -49,7 +51,7 @@ enum class DistanceIndexKind : std::uint8_t {
     TerminalTable, ///< all pairs of the folded core's terminals (one core latency)
 };
 
-/// "closed form", "dense table", ...: the words of reports. O(1), thread-safe.
+/// "closed form", "dense table", ...: the words of reports. O(1), throws nothing.
 const char* kind_name(DistanceIndexKind kind);
 
 /// Machine-to-machine hops and latencies of one cluster (see the file's
@@ -58,7 +60,10 @@ const char* kind_name(DistanceIndexKind kind);
 /// \cost hops and latency_ps: O(1) for a closed form or a table, a merge of
 /// two labels (O(label size)) for labels, one search for a row not cached or
 /// for Search. They allocate nothing (but a row cache's new row) and throw
-/// nothing but std::bad_alloc. The cluster it was built for must outlive it.
+/// nothing but std::bad_alloc. kind() and memory_bytes() are O(1) and
+/// description() builds a string (std::bad_alloc at worst); write_kept is
+/// linear in the index and throws Error when the output fails. The cluster
+/// it was built for must outlive it.
 class DistanceIndex {
 public:
     static constexpr std::uint32_t unreachable_hops = 0xffffffffu; ///< hops() when unreachable
@@ -97,7 +102,7 @@ struct IndexMismatch {
     std::int64_t search_value; ///< the search's answer
 };
 /// Runs the comparison of IndexMismatch's comment from each of `sources`.
-/// O(sources x (V + E) log V); thread-safe; throws only std::bad_alloc.
+/// O(sources x (V + E) log V); throws only std::bad_alloc.
 std::optional<IndexMismatch> check_distance_index(const Cluster& cluster,
                                                   const DistanceIndex& index,
                                                   std::span<const MachineId> sources);

@@ -22,10 +22,12 @@
 ///   known: QueryEngine then applies this rule to the questions asked so far).
 /// A forced kind is that kind or a UsageError saying why it cannot be built.
 ///
-/// Cost: planning folds the network once (O(V + E)) and, for a family, checks
+/// \cost Planning folds the network once (O(V + E)) and, for a family, checks
 /// it (O(E), the closed form is then built by the plan itself); building
-/// costs what the plan says. Both may be called from several threads on one
-/// const cluster.
+/// costs what the plan says: plan.build_searches() searches of O(V + E)
+/// (Dijkstra: O((V + E) log V)) each.
+/// \threads The free functions may be called from several threads at once
+/// on one const cluster; a DistancePlan is one thread's at a time.
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
@@ -70,10 +72,12 @@ struct PlanState;
 /// What will answer, decided by plan_distances. Move-only: it may hold what
 /// planning already built (a closed form, the folded network).
 ///
-/// A value of one thread at a time; its accessors are O(1) and throw nothing.
+/// \cost Its accessors, constructors and moves are O(1) and throw nothing.
 class DistancePlan {
 public:
-    DistancePlan();                                   ///< a plan to search
+    /// An empty plan of kind Search, to assign to; build_distances refuses
+    /// it (UsageError), as a plan already carried out.
+    DistancePlan();
     DistancePlan(DistancePlan&&) noexcept;            ///< moves what it holds
     DistancePlan& operator=(DistancePlan&&) noexcept; ///< moves what it holds
     ~DistancePlan();                                  ///< frees what it holds
@@ -107,22 +111,24 @@ private:
 /// file's comment): O(V + E), plus the check of a family (O(E)). Throws
 /// UsageError when a forced kind cannot be built within the budget (or
 /// ClosedForm for a cluster without a usable family), std::bad_alloc.
-/// Thread-safe on one const cluster.
 DistancePlan plan_distances(const Cluster& cluster, const DistancePolicy& policy = {});
 
 /// Carries the plan out: never null (a plan to search gives kind Search, a
 /// thread-safe search behind the DistanceIndex interface). The cluster must
 /// be the one planned for, and outlive the index. Costs what the plan says
 /// (plan.build_searches() searches, on policy.threads threads) and holds
-/// about plan.memory_bytes(); throws std::bad_alloc. Thread-safe on one const
-/// cluster; the index answers from several threads at once.
+/// about plan.memory_bytes(). Throws UsageError when a forced kind proves
+/// impossible while building (terminal codes run out, labels or one row
+/// pass the budget) and for a plan carried out before (or default-made);
+/// std::bad_alloc; what policy.progress throws. The index answers from
+/// several threads at once.
 std::shared_ptr<const DistanceIndex> build_distances(const Cluster& cluster, DistancePlan plan);
 
 /// plan_distances then build_distances, building an index whatever the
 /// questions (use Always; a forced kind stays forced; policy.kept is not
 /// looked at), owned by the caller: for a program that wants the index
-/// itself (to keep it in an image). Throws as plan_distances and
-/// build_distances; thread-safe on one const cluster.
+/// itself (to keep it in an image). Costs and throws as plan_distances and
+/// build_distances.
 std::unique_ptr<DistanceIndex> build_distance_index(const Cluster& cluster,
                                                     DistancePolicy policy = {});
 

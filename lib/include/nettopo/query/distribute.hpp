@@ -32,7 +32,8 @@
 /// floor(N/P) + 1 consecutive ranks, the others floor(N/P); with N <= P rank
 /// r runs on the r-th PU.
 ///
-/// Every call here is thread-safe on one const cluster.
+/// \threads Every call here may be made from several threads at once on one
+/// const cluster.
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
@@ -65,7 +66,8 @@ inline constexpr std::uint64_t max_distributed_ranks = 100'000'000;
 std::vector<PeId> distribute(const Cluster& cluster, std::span<const MachineId> allocation,
                              std::uint64_t ranks, DistributePolicy policy);
 
-/// The whole cluster as an allocation: every machine in id order. O(M); allocates.
+/// The whole cluster as an allocation: every machine in id order. O(M);
+/// throws only std::bad_alloc.
 std::vector<MachineId> all_machines(const Cluster& cluster);
 
 } // namespace nettopo

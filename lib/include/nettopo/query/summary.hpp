@@ -2,8 +2,11 @@
 /// What a whole cluster is, in numbers: counts, machine types, node level,
 /// degree range, components, diameter, and the distribution of hop counts
 /// between machines. The tools print it (tools/common/cluster_printer.hpp).
-/// Both calls are thread-safe on one const cluster and throw only
-/// std::bad_alloc.
+/// \threads Both calls may be made from several threads at once on one const
+/// cluster.
+/// \cost Each call states its time. Both throw std::bad_alloc;
+/// machine_hop_distribution also what plan_distances and build_distances
+/// throw for `use` (distance_plan.hpp).
 #pragma once
 
 #include "nettopo/model/cluster.hpp"

@@ -2,8 +2,11 @@
 /// A set of CPUs (PU OS indexes) written as the binding tools read it:
 /// a list "0-3,8" (taskset -c, numactl -C, hwloc-bind --cpuset-list style
 /// of hwloc-calc --po), or hwloc's hex mask "0x000000ff" (hwloc-calc's
-/// cpuset output, hwloc-bind's argument). Both calls are thread-safe, O(n log n)
-/// for n indexes, and throw only std::bad_alloc.
+/// cpuset output, hwloc-bind's argument).
+/// \cost O(n log n) for n indexes (sorted, duplicates folded); the mask also
+/// O(highest index / 32). Both throw only std::bad_alloc.
+/// \threads Both are pure functions of their arguments: safe from several
+/// threads at once.
 #pragma once
 
 #include <cstdint>

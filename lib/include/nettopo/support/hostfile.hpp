@@ -4,9 +4,11 @@
 /// ("node01 slots=4 max_slots=8") keep their first word; '#' starts a
 /// comment; blank lines are skipped. PBS_NODEFILE names a host once per
 /// slot: a host named again is dropped, so the result is the hosts in the
-/// order of their first line. Both calls are thread-safe (each reads its own
-/// stream), O(n log n) for n lines, and throw std::bad_alloc besides what
-/// they say.
+/// order of their first line.
+/// \cost O(n log n) for n lines or names (a stable sort, no hash); every
+/// call throws std::bad_alloc besides what it says.
+/// \threads Safe from several threads at once, each with its own stream
+/// (the readers consume `in`).
 #pragma once
 
 #include <cstddef>
@@ -30,9 +32,11 @@ std::vector<HostfileHost> read_hostfile_lines(std::istream& in, const std::strin
 /// The same, the names alone.
 std::vector<std::string> read_hostfile(std::istream& in, const std::string& source);
 
-/// Keeps the first occurrence of each name, in order (O(n log n)).
+/// Keeps the first occurrence of each name, in order (O(n log n)). Throws
+/// only std::bad_alloc.
 std::vector<std::string> first_occurrences(std::vector<std::string> names);
-/// The positions of those first occurrences, in order (O(n log n)).
+/// The positions of those first occurrences, in order (O(n log n)). Throws
+/// only std::bad_alloc.
 std::vector<std::size_t> first_positions(const std::vector<std::string>& names);
 
 } // namespace nettopo

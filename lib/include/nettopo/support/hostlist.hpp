@@ -1,9 +1,11 @@
 /// \file
 /// Slurm hostlist expressions: "tux[0-3,12,18-20]", "node[01-04]" (zero
 /// padding kept), "a,b,rack[1-2]n[1-2]" (several bracket groups expand as a
-/// product, leftmost varying slowest, as Slurm does). Every call is
-/// thread-safe and throws std::bad_alloc besides what it says; expanding and
-/// compressing are linear in the names (count_hostlist: in the expression).
+/// product, leftmost varying slowest, as Slurm does).
+/// \cost Expanding and compressing are linear in the names (count_hostlist:
+/// in the expression's length, whatever it expands to). Every call throws
+/// std::bad_alloc besides what it says.
+/// \threads Pure functions of their arguments: safe from several threads at once.
 #pragma once
 
 #include <cstddef>
@@ -25,7 +27,9 @@ std::uint64_t count_hostlist(std::string_view expression);
 
 /// The shortest usual expression for these names, in their order: runs of
 /// consecutive numbers with one prefix and padding folded into ranges.
-/// expand_hostlist(compress_hostlist(names)) == names.
+/// expand_hostlist(compress_hostlist(names)) == names. InputError (no
+/// location) for a name no hostlist can hold: empty, or with '[', ']', ','
+/// or a blank.
 std::string compress_hostlist(const std::vector<std::string>& names);
 
 /// For messages about many hosts: the first `shown` names as one expression

@@ -1,8 +1,10 @@
 /// \file
 /// Strong identifier types. Every entity of a cluster is addressed by a dense
 /// 32-bit index into flat arrays; the tag keeps a PE index from being passed
-/// where a machine index is expected. Ids are values: every call is O(1),
-/// constexpr where it can be, thread-safe and throws nothing.
+/// where a machine index is expected.
+/// \cost Ids are values: every call is O(1), constexpr where it can be, and
+/// throws nothing.
+/// \threads Values with no shared state: safe from several threads at once.
 #pragma once
 
 #include <compare>

@@ -5,7 +5,9 @@
 /// "Nodes=n[0-16777215]" is refused at once, not after minutes and gigabytes.
 /// The library reads no environment: a tool that lets its user raise a limit
 /// passes the raised Limits down through its load or generate options.
-/// Everything here is a value or a pure function: O(1), thread-safe.
+/// \cost Everything here is a value or a pure function: O(1). Nothing
+/// throws but require_within_limit (InputError past the limit).
+/// \threads No shared state: safe from several threads at once.
 #pragma once
 
 #include "nettopo/support/error.hpp"

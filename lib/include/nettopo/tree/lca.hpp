@@ -7,9 +7,12 @@
 /// returns the ancestor's ObjectId; the same PU twice gives that PU.
 /// AscendLca is the reference: verify_lca compares the others to it.
 ///
-/// Promises of every class here: built once, then const queries may be made
-/// from several threads at once; queries allocate nothing and throw nothing
-/// (precondition: PU indexes in range). Building allocates (std::bad_alloc).
+/// \threads Every class here is built once, then its const calls may be made
+/// from several threads at once; the free functions are safe from several
+/// threads at once.
+/// \cost Each call states its time. Queries and the O(1) accessors allocate
+/// nothing and throw nothing (precondition: PU indexes in range); building
+/// allocates (std::bad_alloc).
 #pragma once
 
 #include "nettopo/tree/machine_tree.hpp"
@@ -65,7 +68,7 @@ public:
         if (i < j) std::swap(i, j);
         return table_[std::size_t(i) * (i + 1) / 2 + j];
     }
-    /// Bytes of the table.
+    /// Bytes of the table. O(1).
     std::size_t table_bytes() const { return table_.size() * sizeof(ObjectId); }
 
 private:
@@ -121,13 +124,13 @@ public:
         }
     }
 
-    /// The representation chosen.
+    /// The representation chosen. O(1).
     Representation representation() const { return representation_; }
-    /// Bits of an id.
+    /// Bits of an id. O(1).
     std::uint32_t id_bits() const { return id_bits_; }
-    /// Hashed levels.
+    /// Hashed levels. O(1).
     std::uint32_t num_levels() const { return static_cast<std::uint32_t>(levels_.size()); }
-    /// Bytes of the query's tables (leaf ids, bit_to_level, levels, slots).
+    /// Bytes of the query's tables (leaf ids, bit_to_level, levels, slots). O(1).
     std::size_t table_bytes() const;
 
     /// The hash of one level, as built.
@@ -143,17 +146,19 @@ public:
         std::uint32_t width = 0;       ///< the most children of an object of the level
         std::uint64_t word_factor = 0; ///< multi-word only: 2^64 mod m
     };
-    /// The levels' hashes, as built.
+    /// The levels' hashes, as built. O(1), a view of the object's own array.
     std::span<const Level> levels() const { return levels_; }
 
     /// Every id of every level (offset added) reduced by the reciprocal and by
     /// %: the number of ids where they differ (0 for a sound build). O(ids).
     std::uint64_t reciprocal_mismatches() const;
 
-    /// Structural check, no throw: every hashed object sits at its slot and
-    /// nothing else does, ids extend their parent's id by one bit of the
-    /// parent level's slots, bit_to_level maps each level's bits to it, and
-    /// the reciprocal equals % on every id. Empty when sound. O(objects + slots).
+    /// Structural check: every hashed object sits at its slot and nothing
+    /// else does, ids extend their parent's id by one bit of the parent
+    /// level's slots, bit_to_level maps each level's bits to it, and the
+    /// reciprocal equals % on every id. Empty when sound; at most 100
+    /// problems. O(objects + slots). Reports problems instead of throwing
+    /// (std::bad_alloc aside), so it runs on any input.
     LcaProblems check(const MachineTree& tree) const;
 
     /// Tests damage the built structure on purpose (lib/src/tree/lca_mutation.hpp).
@@ -216,7 +221,7 @@ inline ObjectId CombinLca::query_word(std::uint32_t pu_a, std::uint32_t pu_b) co
 /// those degrees[1], ...; the last level's objects are PUs, the others Groups
 /// (degree-1 levels kept as objects). Throws UsageError for an empty list, a
 /// zero degree, more than max_tree_depth levels or more than 2^24 objects.
-/// O(objects); thread-safe.
+/// O(objects x levels) (MachineTree::Builder::finish).
 MachineTree tree_from_degrees(std::span<const std::uint32_t> degrees);
 
 /// Compares MatrixLca (when the tree allows it), OndulLca and CombinLca to
@@ -226,8 +231,9 @@ struct LcaVerification {
     std::uint64_t mismatches = 0; ///< pairs where some structure differs
     std::string first_mismatch;   ///< "combin: PU 3, PU 17: 42 instead of 12"; empty if none
 };
-/// Runs the comparison of LcaVerification on `tree`: O(PUs^2 x height);
-/// thread-safe; throws only std::bad_alloc.
+/// Runs the comparison of LcaVerification on `tree`: O(PUs^2 x height), plus
+/// building the structures (MatrixLca's O(objects^2) when it fits); throws
+/// only std::bad_alloc.
 LcaVerification verify_lca(const MachineTree& tree);
 
 } // namespace nettopo

@@ -59,7 +59,8 @@ struct MemoryObject {
 /// the hwloc adapter or tree_from_signature.
 /// \threads Immutable once made: const calls from several threads at once are safe.
 /// \cost Accessors are O(1) and allocate nothing (precondition: ids in
-/// range); common_ancestor is O(height), count O(levels); level_name,
+/// range); common_ancestor is O(height), level_name and level_name_at
+/// O(levels), count, signature and operator== O(objects). level_name,
 /// level_name_at and signature allocate the string. Nothing throws but
 /// std::bad_alloc.
 class MachineTree {
@@ -143,20 +144,25 @@ private:
 /// The tree whose signature() this is: equal (operator==) to the tree that
 /// wrote it. Throws InputError when the text is not such a signature (a bad
 /// number, an unknown type, a shape MachineTree::Builder refuses).
-/// O(length); thread-safe.
+/// \cost O(length), plus Builder::finish's O(objects x levels).
+/// \threads A pure function of `signature`: safe from several threads at once.
 MachineTree tree_from_signature(std::string_view signature);
 
 /// Builds a tree from objects given in depth-first pre-order (each object after
 /// its parent and after the whole subtree of its previous sibling).
-/// One thread at a time; add and add_memory are amortised O(1), finish() is
-/// O(objects).
+/// \threads One thread at a time per builder; separate builders are independent.
+/// \cost add and add_memory are amortised O(1); finish() is O(objects x
+/// levels) (levels: at most max_tree_depth + 1). Each throws InputError as it
+/// says, and std::bad_alloc.
 class MachineTree::Builder {
 public:
     /// Returns the new object's id. The first object must be the Machine root.
     /// Throws InputError when the order or the depth (max_tree_depth) is broken.
     ObjectId add(ObjectType type, ObjectId parent, std::uint32_t os_index = unknown_os_index,
                  std::uint64_t size_bytes = 0);
-    /// Adds a memory object (NUMANode or MemCache) below CPU-side `parent`.
+    /// Adds a memory object (NUMANode or MemCache) below CPU-side `parent`,
+    /// an object added before. Throws InputError for another type or an
+    /// unknown parent.
     void add_memory(ObjectType type, ObjectId parent, std::uint32_t os_index,
                     std::uint64_t size_bytes);
     /// The NUMA distance matrix (MachineTree::numa_distances), row-major
