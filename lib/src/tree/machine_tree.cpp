@@ -273,20 +273,50 @@ SignatureEntry read_signature_entry(std::string_view& text) {
 
 } // namespace
 
+namespace {
+
+// "v,v,v" of a signature section.
+std::vector<std::uint64_t> read_numbers(std::string_view text, const char* what) {
+    std::vector<std::uint64_t> values;
+    const char* p = text.data();
+    const char* const end = p + text.size();
+    for (;;) {
+        std::uint64_t v = 0;
+        const auto [next, ec] = std::from_chars(p, end, v);
+        if (ec != std::errc() || (next != end && *next != ','))
+            throw InputError(fmt::format("not a machine tree signature: a bad {}", what));
+        values.push_back(v);
+        if (next == end) break;
+        p = next + 1;
+    }
+    return values;
+}
+
+// One optional section after the memory, "TAG:PAYLOAD" (payloads never hold
+// a '|'): each tag adds one kind of data to the tree.
+void read_section(MachineTree::Builder& builder, std::string_view section) {
+    const std::size_t colon = section.find(':');
+    const std::string_view tag = section.substr(0, colon);
+    const std::string_view payload =
+        colon == std::string_view::npos ? std::string_view() : section.substr(colon + 1);
+    if (tag == "d" && colon != std::string_view::npos)
+        builder.set_numa_distances(read_numbers(payload, "NUMA distance"));
+    else
+        throw InputError(fmt::format("not a machine tree signature: an unknown section '{}'",
+                                     section.substr(0, std::min<std::size_t>(section.size(), 16))));
+}
+
+} // namespace
+
 MachineTree tree_from_signature(std::string_view text) {
     MachineTree::Builder builder;
     const std::size_t bar = text.find('|');
     if (bar == std::string_view::npos)
         throw InputError("not a machine tree signature: no '|' between objects and memory");
-    std::string_view objects = text.substr(0, bar), memory = text.substr(bar + 1);
-    std::string_view distances;
-    if (const std::size_t d = memory.find('|'); d != std::string_view::npos) {
-        distances = memory.substr(d + 1);
-        memory = memory.substr(0, d);
-        if (!distances.starts_with("d:"))
-            throw InputError("not a machine tree signature: a third section that is not 'd:'");
-        distances.remove_prefix(2);
-    }
+    std::string_view objects = text.substr(0, bar), rest = text.substr(bar + 1);
+    const std::size_t memory_end = std::min(rest.find('|'), rest.size());
+    std::string_view memory = rest.substr(0, memory_end);
+    rest.remove_prefix(memory_end);
     while (!objects.empty()) {
         const SignatureEntry e = read_signature_entry(objects);
         builder.add(e.type, e.parent, e.os_index, e.size_bytes);
@@ -295,20 +325,11 @@ MachineTree tree_from_signature(std::string_view text) {
         const SignatureEntry e = read_signature_entry(memory);
         builder.add_memory(e.type, e.parent, e.os_index, e.size_bytes);
     }
-    if (!distances.empty()) {
-        std::vector<std::uint64_t> values;
-        const char* p = distances.data();
-        const char* const end = p + distances.size();
-        for (;;) {
-            std::uint64_t v = 0;
-            const auto [next, ec] = std::from_chars(p, end, v);
-            if (ec != std::errc() || (next != end && *next != ','))
-                throw InputError("not a machine tree signature: a bad NUMA distance");
-            values.push_back(v);
-            if (next == end) break;
-            p = next + 1;
-        }
-        builder.set_numa_distances(std::move(values));
+    while (!rest.empty()) {
+        rest.remove_prefix(1); // the '|'
+        const std::size_t end = std::min(rest.find('|'), rest.size());
+        read_section(builder, rest.substr(0, end));
+        rest.remove_prefix(end);
     }
     return std::move(builder).finish();
 }
