@@ -29,6 +29,7 @@ struct Options {
     std::uint64_t k = 0;
     DistributeRequest distribute;    // distribute N [--policy] [--rankfile] [--slurm]
     std::string index_kind = "auto"; // index: --kind
+    std::string device_kind;         // nearest-device: --kind
     std::uint64_t budget_mb = 512;   // index: --budget-mb
 };
 

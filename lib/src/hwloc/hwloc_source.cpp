@@ -3,6 +3,7 @@
 #include "hwloc/hwloc_buffer.hpp"
 #include "hwloc/hwloc_convert.hpp"
 #include "hwloc/hwloc_xml_check.hpp"
+#include "hwloc/io_convert.hpp"
 #include "hwloc/synthetic_check.hpp"
 #include "nettopo/hwloc/hwloc_sandbox.hpp"
 #include "nettopo/support/detail/parse.hpp"
@@ -16,6 +17,7 @@
 #include <pugixml.hpp>
 #include <string>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace nettopo {
 
@@ -84,12 +86,14 @@ void add_memory(MachineTree::Builder& b, hwloc_obj_t mem, ObjectId parent) {
     }
 }
 
-void add_subtree(MachineTree::Builder& b, hwloc_obj_t o, ObjectId parent) {
+void add_subtree(MachineTree::Builder& b, hwloc_obj_t o, ObjectId parent,
+                 std::unordered_map<hwloc_obj_t, ObjectId>& ids) {
     const auto type = convert_type(o->type);
     if (!type || is_memory(*type)) return;
     const ObjectId id = b.add(*type, parent, os_index_of(o), size_of(o));
+    ids.emplace(o, id);
     add_memory(b, o->memory_first_child, id);
-    for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling) add_subtree(b, c, id);
+    for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling) add_subtree(b, c, id, ids);
 }
 
 // hwloc's NUMA latency matrix (the firmware's SLIT, or what a user gave
@@ -126,8 +130,10 @@ std::vector<std::uint64_t> numa_distances_of(hwloc_topology_t topo) {
 
 MachineTree convert(hwloc_topology_t topo) {
     MachineTree::Builder b;
-    add_subtree(b, hwloc_get_root_obj(topo), ObjectId());
+    std::unordered_map<hwloc_obj_t, ObjectId> ids;
+    add_subtree(b, hwloc_get_root_obj(topo), ObjectId(), ids);
     b.set_numa_distances(numa_distances_of(topo));
+    detail::add_io(b, topo, ids);
     return std::move(b).finish();
 }
 
@@ -148,6 +154,9 @@ Topology make_topology(PuScope scope) {
     // name that one too.
     hwloc_topology_set_icache_types_filter(t, HWLOC_TYPE_FILTER_KEEP_ALL);
     hwloc_topology_set_type_filter(t, HWLOC_OBJ_L3ICACHE, HWLOC_TYPE_FILTER_KEEP_ALL);
+    // GPUs, adapters and the bridges that lead to them, as lstopo shows
+    // them by default (not every PCI function: --whole-io's).
+    hwloc_topology_set_io_types_filter(t, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
     if (scope == PuScope::whole_machine)
         hwloc_topology_set_flags(t, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
     return topo;

@@ -1,6 +1,7 @@
 #include "nettopo/tree/machine_tree.hpp"
 
 #include "nettopo/support/error.hpp"
+#include "tree/io_signature.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -58,7 +59,17 @@ std::string MachineTree::signature() const {
         s += fmt::format("{}/{}/{}/{};", m.parent.value, static_cast<int>(m.type), m.os_index,
                          m.size_bytes);
     if (!numa_distances_.empty()) s += fmt::format("|d:{}", fmt::join(numa_distances_, ","));
+    if (!pci_.empty() || !devices_.empty()) s += "|io:" + detail::io_signature(pci_, devices_);
     return s;
+}
+
+std::optional<std::uint32_t> MachineTree::find_device(std::string_view name) const {
+    for (std::uint32_t i = 0; i < devices_.size(); ++i)
+        if (devices_[i].name == name) return i;
+    for (std::uint32_t i = 0; i < devices_.size(); ++i)
+        for (const std::string& n : devices_[i].names)
+            if (n == name) return i;
+    return std::nullopt;
 }
 
 bool MachineTree::operator==(const MachineTree& o) const {
@@ -70,7 +81,7 @@ bool MachineTree::operator==(const MachineTree& o) const {
         return x.type == y.type && x.parent == y.parent && x.os_index == y.os_index &&
                x.size_bytes == y.size_bytes;
     };
-    return numa_distances_ == o.numa_distances_ &&
+    return numa_distances_ == o.numa_distances_ && pci_ == o.pci_ && devices_ == o.devices_ &&
            std::equal(objects_.begin(), objects_.end(), o.objects_.begin(), o.objects_.end(),
                       same_object) &&
            std::equal(memory_.begin(), memory_.end(), o.memory_.begin(), o.memory_.end(),
@@ -186,6 +197,31 @@ void MachineTree::number_memory(MachineTree& t) {
     }
 }
 
+// References of the I/O side in range, PCI parents before their children,
+// device names unique in the machine (they are how users name a device).
+void MachineTree::check_io(const MachineTree& t) {
+    const auto objects = t.objects_.size();
+    for (std::size_t i = 0; i < t.pci_.size(); ++i) {
+        const PciObject& p = t.pci_[i];
+        if ((p.parent != no_pci && p.parent >= i) || p.locality.value >= objects ||
+            static_cast<unsigned>(p.kind) > static_cast<unsigned>(PciKind::Device))
+            throw InputError(fmt::format("PCI object {} ({}) refers to an object that does not "
+                                         "come before it",
+                                         i, pci_bus_id(p)));
+    }
+    for (std::size_t i = 0; i < t.devices_.size(); ++i) {
+        const IoDevice& d = t.devices_[i];
+        if (d.name.empty()) throw InputError(fmt::format("device {} has no name", i));
+        if ((d.pci != no_pci && d.pci >= t.pci_.size()) || d.locality.value >= objects ||
+            static_cast<unsigned>(d.kind) > static_cast<unsigned>(DeviceKind::Other))
+            throw InputError(
+                fmt::format("device {} refers to a PCI or CPU object that does not exist", d.name));
+        for (std::size_t j = 0; j < i; ++j)
+            if (t.devices_[j].name == d.name)
+                throw InputError(fmt::format("two devices are called {}", d.name));
+    }
+}
+
 MachineTree MachineTree::Builder::finish() && {
     MachineTree& t = tree_;
     auto& objs = t.objects_;
@@ -237,6 +273,7 @@ MachineTree MachineTree::Builder::finish() && {
         throw InputError(fmt::format("a NUMA distance matrix of {} values for {} NUMA nodes "
                                      "(expected {})",
                                      t.numa_distances_.size(), numa, numa * numa));
+    check_io(t);
     return std::move(tree_);
 }
 
@@ -301,6 +338,8 @@ void read_section(MachineTree::Builder& builder, std::string_view section) {
         colon == std::string_view::npos ? std::string_view() : section.substr(colon + 1);
     if (tag == "d" && colon != std::string_view::npos)
         builder.set_numa_distances(read_numbers(payload, "NUMA distance"));
+    else if (tag == "io" && colon != std::string_view::npos)
+        detail::read_io_signature(payload, builder);
     else
         throw InputError(fmt::format("not a machine tree signature: an unknown section '{}'",
                                      section.substr(0, std::min<std::size_t>(section.size(), 16))));

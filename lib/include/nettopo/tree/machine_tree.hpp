@@ -6,9 +6,11 @@
 
 #include "nettopo/support/ids.hpp"
 #include "nettopo/support/limits.hpp"
+#include "nettopo/tree/io_devices.hpp"
 #include "nettopo/tree/object_type.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -85,6 +87,15 @@ public:
     /// values. Empty when the source gave none.
     std::span<const std::uint64_t> numa_distances() const { return numa_distances_; }
 
+    /// The PCI tree of the I/O devices (tree/io_devices.hpp), parents first.
+    std::span<const PciObject> pci() const { return pci_; }
+    /// The I/O devices (GPUs, network adapters...): GPUs first in their
+    /// number's order, then the others in hwloc's order.
+    std::span<const IoDevice> devices() const { return devices_; }
+    /// The device called `name` (its name, or any of its names: gpu2,
+    /// cuda2, mlx5_0, ib0), or nullopt. O(devices x names).
+    std::optional<std::uint32_t> find_device(std::string_view name) const;
+
     /// PUs of the machine.
     std::uint32_t num_pus() const { return static_cast<std::uint32_t>(pus_.size()); }
     /// The PU with this logical index (0..num_pus-1).
@@ -116,13 +127,14 @@ public:
     /// its signature between processes of one build). The binary image keeps
     /// machine types as their signatures: a change of this text is a change of
     /// the image format and raises image_version (formats/image.hpp); a test
-    /// pins the text of version 1. The NUMA distances, when there are some,
-    /// follow as a third section ("|d:10,21,21,10"): trees without them keep
-    /// version 1's text, and images written before still read.
+    /// pins the text of version 1. Optional sections follow, each only when
+    /// the tree has what it holds: the NUMA distances ("|d:10,21,21,10"),
+    /// the I/O devices ("|io:..."). Trees without them keep version 1's
+    /// text, and images written before still read.
     std::string signature() const;
 
     /// Same objects with the same attributes, in the same order, and the same
-    /// NUMA distances.
+    /// NUMA distances, PCI tree and devices.
     bool operator==(const MachineTree&) const;
 
 private:
@@ -130,6 +142,8 @@ private:
     static void number_levels(MachineTree& t);
     /// Fills MemoryObject::logical_index (Builder::finish, after subtree_end).
     static void number_memory(MachineTree& t);
+    /// Checks the PCI tree and the devices (Builder::finish). Throws InputError.
+    static void check_io(const MachineTree& t);
 
     std::vector<TreeObject> objects_;
     std::vector<std::uint32_t> child_offsets_; ///< CSR over objects_
@@ -137,8 +151,10 @@ private:
     std::vector<ObjectId> pus_;
     std::vector<MemoryObject> memory_;
     std::vector<std::uint64_t> numa_distances_; ///< row-major over NUMA logical indexes
-    std::vector<ObjectType> level_types_;       ///< per level_depth
-    std::vector<std::uint32_t> level_sizes_;    ///< per level_depth
+    std::vector<PciObject> pci_;
+    std::vector<IoDevice> devices_;
+    std::vector<ObjectType> level_types_;    ///< per level_depth
+    std::vector<std::uint32_t> level_sizes_; ///< per level_depth
 };
 
 /// The tree whose signature() this is: equal (operator==) to the tree that
@@ -170,6 +186,15 @@ public:
     void set_numa_distances(std::vector<std::uint64_t> values) {
         tree_.numa_distances_ = std::move(values);
     }
+    /// Adds a PCI object (parent before child, locality a CPU-side object
+    /// added before); returns its index. Checked in finish().
+    std::uint32_t add_pci(const PciObject& p) {
+        tree_.pci_.push_back(p);
+        return static_cast<std::uint32_t>(tree_.pci_.size() - 1);
+    }
+    /// Adds a device (its PCI object and locality added before). Checked in
+    /// finish(): names unique in the machine, references in range.
+    void add_device(IoDevice d) { tree_.devices_.push_back(std::move(d)); }
     /// Checks the shape (one root, PUs have no children, every object has a PU
     /// or memory below it) and computes the derived arrays. Throws InputError.
     MachineTree finish() &&;

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""nettopo-query devices and cpuset-of DEVICE against hwloc's own tools.
+
+For every real export of ../shared/data/hwloc-xml/ that holds OS devices
+(hwloc3-xml/ is left out: Debian 12's hwloc tools cannot read 3.0 files):
+
+  * every GPU and network OS device lstopo lists (lstopo -v --only osdev,
+    hwloc's default I/O filter, as nettopo's: compute runtimes' devices,
+    Network and OpenFabrics ones) is a name of exactly one nettopo device,
+    and nettopo keeps no other device (disks and DMA engines are left out on
+    purpose: share/doc/gpu-nodes.md);
+  * GPUs: per PCI function (hwloc-info's PCI ancestor of each OS device),
+    as many as its most numerous compute runtime enumerates there (cudaN,
+    nvmlN, rsmiN, zeN, OpenCL GPU devices: partitions are GPUs of their
+    own), counted from lstopo's names, not from nettopo's grouping; gpuN
+    carries device N of the first runtime that numbers every GPU;
+  * each device's cpuset (devices and cpuset-of NAME, for every one of its
+    names) is hwloc-calc --po -I pu os=NAME, its NUMA nodes hwloc-calc --po
+    -I numa os=NAME, and its PCI address the bus id of its PCI ancestor
+    (hwloc-info --ancestor pcidev os=NAME).
+
+Usage: devices_oracle.py BIN_DIR PROJECT_ROOT [SHARED_DATA]. Exit 77
+(skipped) without the hwloc tools or the shared data.
+"""
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from real_exports import check_exports, oracle_inputs
+
+RUNTIMES = ["cuda", "nvml", "rsmi", "ze"]
+
+
+class Failure(Exception):
+    pass
+
+
+def run(args):
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise Failure(f"{' '.join(map(str, args))} exited {p.returncode}: {p.stderr.strip()}")
+    return p.stdout.strip()
+
+
+def os_set(text):
+    out = set()
+    for item in filter(None, text.split(",")):
+        lo, _, hi = item.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
+
+
+def runtime_of(name, line):
+    """The compute runtime of OS device NAME (its lstopo -v LINE), or None."""
+    runtime = next((r for r in RUNTIMES if re.fullmatch(rf"{r}\d+", name)), None)
+    if runtime is None and re.fullmatch(r"opencl\d+d\d+", name) and "OpenCLDeviceType=GPU" in line:
+        runtime = "opencl"
+    return runtime
+
+
+def pci_of(xml, name):
+    """The bus id of OS device NAME's PCI ancestor (hwloc-info), or None."""
+    anc = subprocess.run(["hwloc-info", "-i", str(xml), "--disallowed", "--ancestor", "pcidev",
+                          f"os={name}"], capture_output=True, text=True).stdout
+    m = re.search(r"attr PCI bus id = (\S+)", anc)
+    return m.group(1) if m else None
+
+
+def check_file(bin_dir, xml):
+    verbose = run(["lstopo-no-graphics", "-i", str(xml), "--disallowed", "-v", "--only", "osdev"])
+    osdevs = []
+    for line in verbose.splitlines():
+        m = re.search(r'"([^"]+)"$', line)
+        if m and (line.startswith(("Network", "OpenFabrics")) or runtime_of(m.group(1), line)):
+            osdevs.append(m.group(1))
+    if not osdevs:
+        return "skipped: no GPU or network OS device"
+    query = [f"{bin_dir}/nettopo-query", "-q", "-i", str(xml)]
+    devices = [json.loads(line)["device"] for line in run(query + ["--json", "devices"]).splitlines()]
+    owner = {}
+    for d in devices:
+        for n in d["names"]:
+            if n in owner:
+                raise Failure(f"{n} is a name of {owner[n]} and {d['name']}")
+            owner[n] = d["name"]
+    missing = [n for n in osdevs if n not in owner]
+    if missing:
+        raise Failure(f"lstopo's {missing} are no device's names")
+    extra = [d["name"] for d in devices if not set(d["names"]) & set(osdevs)]
+    if extra:
+        raise Failure(f"{extra} are devices lstopo has no GPU or network OS device for")
+    gpus = [d for d in devices if d["kind"] == "gpu"]
+    # Compute-runtime devices, counted per PCI function (hwloc-info's PCI
+    # ancestor): a function holds as many GPUs as its most numerous runtime
+    # (one per partition); OpenCL counts only for its GPU devices.
+    per_function = {}
+    for line in verbose.splitlines():
+        m = re.search(r'"([^"]+)"$', line)
+        if not m:
+            continue
+        name = m.group(1)
+        runtime = runtime_of(name, line)
+        if runtime is None:
+            continue
+        per_function.setdefault(pci_of(xml, name), {}).setdefault(runtime, []).append(name)
+    expected_gpus = sum(max(len(v) for v in f.values()) for f in per_function.values())
+    if len(gpus) != expected_gpus:
+        raise Failure(f"{len(gpus)} GPUs, the runtimes enumerate {expected_gpus} ({per_function})")
+    per_runtime = {r: [n for n in osdevs if re.fullmatch(rf"{r}\d+", n)] for r in RUNTIMES}
+    numbering = next((r for r in RUNTIMES if len(per_runtime[r]) == len(gpus) and gpus), None)
+    for g in gpus:
+        if numbering and f"{numbering}{g['name'][3:]}" not in g["names"]:
+            raise Failure(f"{g['name']} is not {numbering}{g['name'][3:]} ({g['names']})")
+    for d in devices:
+        for name in d["names"]:
+            pus = os_set(run(["hwloc-calc", "-i", str(xml), "--disallowed", "--po", "-I", "pu",
+                              f"os={name}"]))
+            if os_set(d["cpuset"]) != pus:
+                raise Failure(f"{d['name']} ({name}): cpuset {d['cpuset']}, hwloc-calc {sorted(pus)}")
+            got = os_set(run(query + ["cpuset-of", name]).split()[-1]) if len(
+                [x for x in devices if name in x["names"]]) == 1 else pus
+            if got != pus:
+                raise Failure(f"cpuset-of {name}: {sorted(got)}, hwloc-calc {sorted(pus)}")
+            numa = os_set(run(["hwloc-calc", "-i", str(xml), "--disallowed", "--po", "-I", "numa",
+                               f"os={name}"]))
+            if set(d["numa"]) != numa:
+                raise Failure(f"{d['name']}: NUMA {d['numa']}, hwloc-calc {sorted(numa)}")
+        pci = pci_of(xml, d["names"][0])
+        if pci != d["pci"]:
+            raise Failure(f"{d['name']}: PCI {d['pci']}, hwloc-info {pci}")
+    return f"ok ({len(devices)} devices, {len(gpus)} GPUs, {len(osdevs)} OS devices)"
+
+
+def main():
+    inputs = oracle_inputs(__doc__.strip().splitlines()[-2],
+                           ["hwloc-calc", "hwloc-info", "lstopo-no-graphics"])
+    if isinstance(inputs, int):
+        return inputs
+    bin_dir, data = inputs
+    files = sorted((Path(data) / "hwloc-xml").glob("*.xml"))
+    files = [f for f in files if "<object type=\"OSDev\"" in f.read_text(errors="replace")]
+    return check_exports(files, data, lambda xml: check_file(bin_dir, xml), Failure,
+                         "agree with hwloc's I/O view", minimum=6)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
