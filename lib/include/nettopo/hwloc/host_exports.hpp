@@ -1,10 +1,10 @@
 /// \file
-/// Per-host hwloc exports: full XML (v1 or v2, as hwloc 2.9 loads them) and
-/// hwloc topology diffs (`<topologydiff refname="node001.xml">`) applied to
-/// their reference host with hwloc's diff API. load_host_exports may be
-/// called from several threads at once; it costs O(the files' size) plus
-/// hwloc's load of each export and throws std::bad_alloc besides what it
-/// says.
+/// Per-host hwloc exports: full XML (v1 or v2, as hwloc 2.9 loads them, or
+/// v3, as load_hwloc_xml reads it) and hwloc topology diffs
+/// (`<topologydiff refname="node001.xml">`) applied to their reference host
+/// with hwloc's diff API. load_host_exports may be called from several
+/// threads at once; it costs O(the files' size) plus hwloc's load of each
+/// export and throws std::bad_alloc besides what it says.
 #pragma once
 
 #include "nettopo/hwloc/hwloc_source.hpp"
