@@ -259,9 +259,11 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
         // pugixml first: hwloc's parser only says "failed", we want the line.
         pugi::xml_document doc;
         detail::parse_xml(doc, buffer, source);
+        const std::string converted = detail::converted_for_hwloc(doc, buffer, source);
         detail::refuse_known_hwloc_crashes(doc, buffer, source);
         HwlocMachine machine = detail::load_checked_hwloc_xml(
-            buffer, source, options.hwloc_sandbox, options.pu_scope, detail::declared_pus(doc));
+            converted.empty() ? buffer : converted, source, options.hwloc_sandbox, options.pu_scope,
+            detail::declared_pus(doc));
         detail::check_hostname(machine.hostname, buffer, source);
         const std::string stem = file_stem(source);
         // The node level is checked when the type is built (a NUMA

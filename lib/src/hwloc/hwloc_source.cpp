@@ -1,5 +1,6 @@
 #include "nettopo/hwloc/hwloc_source.hpp"
 
+#include "hwloc/hwloc3_to_v2.hpp"
 #include "hwloc/hwloc_buffer.hpp"
 #include "hwloc/hwloc_convert.hpp"
 #include "hwloc/hwloc_xml_check.hpp"
@@ -255,11 +256,30 @@ HwlocMachine load_hwloc_xml(const std::string& path, const HwlocSandbox* sandbox
     // pugixml first: hwloc's parser only says "failed", we want the line.
     pugi::xml_document doc;
     detail::parse_xml(doc, buffer, path);
+    const std::string converted = detail::converted_for_hwloc(doc, buffer, path);
     detail::refuse_known_hwloc_crashes(doc, buffer, path);
-    return detail::load_checked_hwloc_xml(buffer, path, sandbox, scope, detail::declared_pus(doc));
+    return detail::load_checked_hwloc_xml(converted.empty() ? buffer : converted, path, sandbox,
+                                          scope, detail::declared_pus(doc));
 }
 
 namespace detail {
+std::string converted_for_hwloc(const pugi::xml_document& doc, std::string_view buffer,
+                                const std::string& source) {
+    const pugi::xml_node topology = doc.document_element();
+    if (std::string_view(topology.name()) != "topology") return {};
+    const HwlocXmlVersion version = hwloc_xml_version(topology);
+    if (version.major < 3) return {};
+    // The hwloc that parses is the one this process runs with, and hwloc 2.9
+    // and 2.10 have one API version (0x20800): its release decides.
+    const std::string runtime = hwloc_runtime_version();
+    if (hwloc_reads(runtime, version)) return {};
+    if (version.major == 3) return hwloc3_to_v2(doc, buffer, source);
+    throw InputError(source, line_of(buffer, topology),
+                     fmt::format("an export in hwloc's XML format {}.{}, newer than nettopo reads "
+                                 "(up to 3.x, converted for hwloc {}, which it runs with); {}",
+                                 version.major, version.minor, runtime, reexport_as_v2()));
+}
+
 HwlocMachine load_checked_hwloc_xml(std::string_view buffer, const std::string& source_name,
                                     const HwlocSandbox* sandbox, PuScope scope,
                                     const std::vector<std::uint32_t>& declared) {
