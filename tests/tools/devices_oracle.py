@@ -17,13 +17,20 @@ For every real export of ../shared/data/hwloc-xml/ that holds OS devices
   * each device's cpuset (devices and cpuset-of NAME, for every one of its
     names) is hwloc-calc --po -I pu os=NAME, its NUMA nodes hwloc-calc --po
     -I numa os=NAME, and its PCI address the bus id of its PCI ancestor
-    (hwloc-info --ancestor pcidev os=NAME).
+    (hwloc-info --ancestor pcidev os=NAME);
+  * device-matrix: every pair's class (PIX, PXB, PHB, NODE, SYS) against a
+    reading of the export's PCI tree by this script (xml.etree: Bridge
+    objects with bridge_type 0-1 are host bridges; hwloc's own bridge depth
+    says a root port (1), a switch's upstream port (even) and its downstream
+    ports (odd, counted as their upstream port's switch); NUMA nodes from
+    their cpuset masks), not nettopo's.
 
 Usage: devices_oracle.py BIN_DIR PROJECT_ROOT [SHARED_DATA]. Exit 77
 (skipped) without the hwloc tools or the shared data.
 """
 import json
 import re
+import xml.etree.ElementTree as ET
 import subprocess
 import sys
 from pathlib import Path
@@ -66,6 +73,85 @@ def pci_of(xml, name):
                           f"os={name}"], capture_output=True, text=True).stdout
     m = re.search(r"attr PCI bus id = (\S+)", anc)
     return m.group(1) if m else None
+
+
+def cpuset_bits(mask):
+    """hwloc's "0x0000ffff,,0x1" -> a Python int."""
+    value = 0
+    for part in mask.split(","):
+        value = (value << 32) | (int(part, 16) if part else 0)
+    return value
+
+
+def pci_classes(xml):
+    """{(os_name_a, os_name_b): class} for the OS devices of the export, read
+    from its XML alone."""
+    root = ET.parse(str(xml)).getroot()
+    parent = {c: p for p in root.iter() for c in p}
+    numa = [cpuset_bits(o.get("cpuset", "0x0")) for o in root.iter("object")
+            if o.get("type") == "NUMANode"]
+
+    def cpu_ancestor(o):
+        while o.get("type") in ("Bridge", "PCIDev", "OSDev"):
+            o = parent[o]
+        return cpuset_bits(o.get("cpuset", "0x0"))
+
+    def chain(o):
+        out = []
+        o = parent[o]  # the PCI function
+        while o.get("type") in ("Bridge", "PCIDev"):
+            out.append(o)
+            o = parent[o]
+        return out
+
+    def switch(b):
+        # hwloc's own bridge depth: 0 the host bridge, 1 a root port, then a
+        # switch's upstream port (even) and its downstream ports (odd).
+        depth = int(b.get("depth", "0"))
+        return parent[b] if depth >= 3 and depth % 2 == 1 else b
+
+    osdevs = {o.get("name"): o for o in root.iter("object") if o.get("type") == "OSDev"}
+    classes = {}
+    for a, oa in osdevs.items():
+        for b, ob in osdevs.items():
+            ca, cb = chain(oa), chain(ob)
+            common = [x for x in ca if any(x is y for y in cb)]
+            if a == b:
+                cls = "X"
+            elif not common:
+                ra = cpu_ancestor(ca[-1] if ca else oa)
+                rb = cpu_ancestor(cb[-1] if cb else ob)
+                cls = "NODE" if any(n & ra and n & rb for n in numa) else "SYS"
+            else:
+                meet = common[0]
+                if meet.get("type") == "Bridge" and meet.get("bridge_type", "").startswith("0"):
+                    cls = "PHB"
+                elif meet.get("type") == "PCIDev":
+                    cls = "PIX"
+                else:
+                    sw = {id(switch(meet))}
+                    for c in (ca, cb):
+                        for x in c:
+                            if x is meet:
+                                break
+                            if x.get("type") == "Bridge":
+                                sw.add(id(switch(x)))
+                    cls = "PIX" if len(sw) <= 1 else "PXB"
+            classes[(a, b)] = cls
+    return classes
+
+
+def check_matrix(bin_dir, xml, devices):
+    query = [f"{bin_dir}/nettopo-query", "-q", "-i", str(xml)]
+    m = json.loads(run(query + ["--json", "device-matrix"]))["device_matrix"]
+    first = {d["name"]: d["names"][0] for d in devices}
+    classes = pci_classes(xml)
+    for i, a in enumerate(m["devices"]):
+        for j, b in enumerate(m["devices"]):
+            want = classes[(first[a], first[b])] if a != b else "X"
+            if m["matrix"][i][j] != want:
+                raise Failure(f"device-matrix {a} {b}: {m['matrix'][i][j]}, the PCI tree gives {want}")
+    return len(m["devices"])
 
 
 def check_file(bin_dir, xml):
@@ -130,7 +216,8 @@ def check_file(bin_dir, xml):
         pci = pci_of(xml, d["names"][0])
         if pci != d["pci"]:
             raise Failure(f"{d['name']}: PCI {d['pci']}, hwloc-info {pci}")
-    return f"ok ({len(devices)} devices, {len(gpus)} GPUs, {len(osdevs)} OS devices)"
+    shown = check_matrix(bin_dir, xml, devices)
+    return f"ok ({len(devices)} devices, {len(gpus)} GPUs, {len(osdevs)} OS devices, matrix {shown}x{shown})"
 
 
 def main():

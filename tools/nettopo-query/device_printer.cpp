@@ -2,6 +2,7 @@
 #include "nettopo-query/device_printer.hpp"
 
 #include "common/json_writer.hpp"
+#include "nettopo/model/device_matrix.hpp"
 #include "nettopo/model/devices.hpp"
 #include "nettopo/support/cpu_set_text.hpp"
 #include "nettopo/support/detail/text.hpp"
@@ -97,6 +98,48 @@ void print_nearest_devices(const PeNaming& naming, PeId pe, std::optional<Device
         j.field("latency_ns", n.latency_ns).end_object();
     }
     j.end_array().end_object().line();
+}
+
+void print_device_matrix(const PeNaming& naming, std::span<const MachineId> machines, bool json,
+                         std::ostream& out) {
+    const Cluster& cluster = naming.cluster();
+    for (MachineId m : machines) {
+        const std::vector<std::uint32_t> shown = matrix_devices(cluster, m);
+        const auto devices = cluster.machine_type(m).tree().devices();
+        if (json) {
+            JsonWriter j(out);
+            j.begin_object().key("device_matrix").begin_object();
+            j.field("machine", cluster.machine_name(m)).key("devices").begin_array();
+            for (std::uint32_t a : shown) j.value(devices[a].name);
+            j.end_array().key("matrix").begin_array();
+            for (std::uint32_t a : shown) {
+                j.begin_array();
+                for (std::uint32_t b : shown) j.value(to_string(device_link(cluster, m, a, b)));
+                j.end_array();
+            }
+            j.end_array().end_object().end_object().line();
+            continue;
+        }
+        if (machines.size() > 1) out << cluster.machine_name(m) << ":\n";
+        std::size_t width = 6;
+        for (std::uint32_t a : shown) width = std::max(width, devices[a].name.size() + 2);
+        out << fmt::format("{:{}}", "", width);
+        for (std::uint32_t b : shown) out << fmt::format("{:{}}", devices[b].name, width);
+        out << "CPU Affinity\tNUMA Affinity\n";
+        for (std::uint32_t a : shown) {
+            out << fmt::format("{:{}}", devices[a].name, width);
+            for (std::uint32_t b : shown)
+                out << fmt::format("{:{}}", to_string(device_link(cluster, m, a, b)), width);
+            const MachineDevice d{m, a};
+            const PeRange pes = device_pes(cluster, d);
+            std::vector<std::uint32_t> os;
+            for (std::uint32_t k = 0; k < pes.count; ++k) os.push_back(naming.os_index(pes[k]));
+            const auto numa = device_numa_nodes(cluster, d);
+            out << format_cpu_list(os) << '\t'
+                << (numa.empty() ? "N/A" : fmt::format("{}", fmt::join(numa, ","))) << '\n';
+        }
+        if (shown.empty()) out << "(no GPU or network adapter)\n";
+    }
 }
 
 std::optional<MachineDevice> one_device(const Cluster& cluster, std::string_view text) {

@@ -26,6 +26,12 @@ void print_nearest_to_device(const PeNaming& naming, MachineDevice d, std::uint3
 void print_nearest_devices(const PeNaming& naming, PeId pe, std::optional<DeviceKind> kind,
                            std::span<const NearDevice> found, bool json, std::ostream& out);
 
+// `device-matrix [MACHINE]`: for each machine, nvidia-smi topo -m's table
+// of its GPUs and adapters with their CPU and NUMA affinity, or one JSON
+// object per machine.
+void print_device_matrix(const PeNaming& naming, std::span<const MachineId> machines, bool json,
+                         std::ostream& out);
+
 // The one device `text` names (gpu2, HOST:mlx5_0), nullopt when it names none;
 // UsageError when a bare name names devices of several machines.
 std::optional<MachineDevice> one_device(const Cluster& cluster, std::string_view text);

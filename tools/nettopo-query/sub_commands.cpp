@@ -162,21 +162,16 @@ const std::vector<SubCommand>& commands() {
              print_nearest_devices(r.naming, p, kind, nearest_devices(r.cluster, p, kind), r.o.json,
                                    std::cout);
          }},
+        {"device-matrix",
+         "How a machine's GPUs and adapters reach each other (nvidia-smi topo -m's X, PIX, PXB, "
+         "PHB, NODE, SYS, from the PCI tree), with their CPU and NUMA affinity",
+         "devices",
+         [](Run& r) { print_device_matrix(r.naming, r.devices_machines(), r.o.json, std::cout); }},
         {"devices",
          "GPUs, network adapters and other I/O devices of the machines (or of a machine or "
          "hostlist): one line each, with their PCI address and local PUs and NUMA nodes",
          "devices",
-         [](Run& r) {
-             std::vector<MachineId> machines;
-             if (!r.o.name.empty()) {
-                 machines = r.naming.require_machines(r.o.name);
-             } else {
-                 for (std::uint32_t m = 0; m < r.cluster.num_machines(); ++m)
-                     if (!r.naming.view() || r.naming.view()->contains(MachineId(m)))
-                         machines.push_back(MachineId(m));
-             }
-             print_devices(r.naming, machines, r.o.json, std::cout);
-         }},
+         [](Run& r) { print_devices(r.naming, r.devices_machines(), r.o.json, std::cout); }},
         {"cpuset-of",
          "OS indexes of the PUs of a PE, a machine (or hostlist: one line per machine), "
          "node:N or a device (gpu2, mlx5_0, HOST:gpu2: the PUs local to it), as a list "
