@@ -52,6 +52,14 @@ void require_overridden(const Cluster& c, double core_ns) {
     }
 }
 
+// The description read without overrides, and saved as an archive at `path`.
+Cluster described_archive(const std::string& path) {
+    std::istringstream text(description);
+    Cluster c = read_description(text, "c.topo", {});
+    save_archive(c, path);
+    return c;
+}
+
 } // namespace
 
 TEST_CASE("level latencies: a description's lat. options, then the caller's",
@@ -90,10 +98,8 @@ TEST_CASE("level latencies: an archive's own, then the caller's; the archive wri
           "them",
           "[latency][overrides][load][archive]") {
     TempDir dir("nettopo-lat-");
-    std::istringstream text(description);
-    const Cluster described = read_description(text, "c.topo", {});
     const std::string archive = dir / "c.xml";
-    save_archive(described, archive);
+    described_archive(archive);
     CHECK(load_cluster(archive).type(TypeId(0)).latencies()[ObjectType::L3] == 33);
 
     const Cluster overridden = load_cluster(archive, with_overrides());
@@ -115,10 +121,8 @@ TEST_CASE("level latencies: an archive's own, then the caller's; the archive wri
 TEST_CASE("level latencies: binary images, given or beside their archive",
           "[latency][overrides][load][image]") {
     TempDir dir("nettopo-lat-");
-    std::istringstream text(description);
-    const Cluster described = read_description(text, "c.topo", {});
     const std::string archive = dir / "c.xml";
-    save_archive(described, archive);
+    const Cluster described = described_archive(archive);
     const std::string image = sibling_image_path(archive);
     save_image(described, nullptr, image, file_stamp(archive));
 
