@@ -23,6 +23,7 @@ struct Options {
     bool allowed_only = false, quiet = false;
     bool physical = false, mask = false; // -p; cpuset-of --mask
     JobOptions job;                      // --nodes, --hostfile, --job
+    std::vector<std::string> latencies;  // --latency TYPE=NS
     std::vector<std::string> pes;        // the two PEs of a pair query, as PeNaming reads them
     std::string pe;                      // the PE of a single-PE query
     std::uint64_t index = 0;             // the node of a single-node query

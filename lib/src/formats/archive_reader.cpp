@@ -26,7 +26,8 @@ class ArchiveReader {
 public:
     ArchiveReader(std::string buffer, const std::string& source, const LoadOptions& options)
         : buffer_(std::move(buffer)), source_(source), progress_(options.progress),
-          node_level_(options.node_level), limits_(options.build.limits) {}
+          node_level_(options.node_level), level_latencies_(options.level_latencies),
+          limits_(options.build.limits) {}
 
     Cluster read() {
         // pugixml parses the buffer in place (no copy of a 66 MB archive,
@@ -224,6 +225,9 @@ private:
                     fail(latencies, fmt::format("bad latency {}=\"{}\"", a.name(), a.value()));
                 lat[*type] = *v;
             }
+            // The caller's latencies win over the archive's, as over a
+            // description's lat. options.
+            lat = level_latencies_.applied_to(lat);
             MachineTree::Builder b;
             const pugi::xml_node root = child(t, "object");
             read_objects(root, b, ObjectId());
@@ -645,6 +649,7 @@ private:
     const std::string& source_;
     Progress* progress_;
     NodeLevel node_level_;
+    LevelLatencyOverrides level_latencies_;
     Limits limits_;
     std::vector<TypeId> type_ids_; // archive type id -> the builder's (types may merge)
     std::string_view links_body_;  // the text of <links>, for line_of_link
