@@ -35,28 +35,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from real_exports import check_exports, oracle_inputs
+from real_exports import OracleFailure as Failure, check_exports, oracle_inputs, os_set, run
 
 RUNTIMES = ["cuda", "nvml", "rsmi", "ze"]
 
 
-class Failure(Exception):
-    pass
 
 
-def run(args):
-    p = subprocess.run(args, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise Failure(f"{' '.join(map(str, args))} exited {p.returncode}: {p.stderr.strip()}")
-    return p.stdout.strip()
 
-
-def os_set(text):
-    out = set()
-    for item in filter(None, text.split(",")):
-        lo, _, hi = item.partition("-")
-        out.update(range(int(lo), int(hi or lo) + 1))
-    return out
 
 
 def runtime_of(name, line):

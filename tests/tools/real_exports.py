@@ -1,5 +1,6 @@
 """What the oracles over real hwloc exports share (tests/tools/*_oracle.py):
-their command line, the exports to check and the loop that checks them.
+their command line, the exports to check and the loop that checks them, and
+run / os_set / OracleFailure (a tool's output, a cpuset list as a set).
 
 oracle_inputs(usage, tools): see below.
 
@@ -18,6 +19,7 @@ MINIMUM exports were checked.
 import os
 import random
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -25,6 +27,29 @@ from pathlib import Path
 # the oracles check a quarter of their samples there (the release build
 # checks them all); see sampled().
 SANITIZED = os.environ.get("NETTOPO_SANITIZED") == "1"
+
+
+class OracleFailure(Exception):
+    """An oracle's disagreement (or a tool that failed): one line to print."""
+
+
+def run(args):
+    """ARGS' standard output, stripped; OracleFailure naming the command when
+    it exits non-zero."""
+    p = subprocess.run([str(a) for a in args], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise OracleFailure(f"{' '.join(map(str, args))} exited {p.returncode}: "
+                            f"{p.stderr.strip()}")
+    return p.stdout.strip()
+
+
+def os_set(text):
+    """'0-3,8' or '0,1,2,3,8' -> {0, 1, 2, 3, 8}."""
+    out = set()
+    for item in filter(None, text.split(",")):
+        lo, _, hi = item.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
 
 
 def sampled(count):

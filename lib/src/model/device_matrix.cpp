@@ -54,13 +54,10 @@ std::uint32_t switch_of(const MachineTree& tree, std::uint32_t bridge) {
 // Whether two CPU-side objects share a NUMA node: some NUMA node's PUs meet
 // the PUs of both.
 bool same_numa(const MachineTree& tree, ObjectId x, ObjectId y) {
-    const auto meets = [&](const TreeObject& a, const TreeObject& b) {
-        return a.first_pu < b.first_pu + b.pu_count && b.first_pu < a.first_pu + a.pu_count;
-    };
     for (const MemoryObject& m : tree.memory()) {
         if (m.type != ObjectType::NUMANode) continue;
         const TreeObject& n = tree.object(m.parent);
-        if (n.pu_count && meets(n, tree.object(x)) && meets(n, tree.object(y))) return true;
+        if (share_pus(n, tree.object(x)) && share_pus(n, tree.object(y))) return true;
     }
     return false;
 }

@@ -44,9 +44,7 @@ std::vector<std::uint32_t> device_numa_nodes(const Cluster& cluster, MachineDevi
     for (const MemoryObject& m : tree.memory()) {
         if (m.type != ObjectType::NUMANode) continue;
         const TreeObject& y = tree.object(m.parent);
-        const bool intersects = y.pu_count > 0 && y.first_pu < loc.first_pu + loc.pu_count &&
-                                loc.first_pu < y.first_pu + y.pu_count;
-        if (intersects) out.push_back(m.os_index);
+        if (share_pus(y, loc)) out.push_back(m.os_index);
     }
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -79,9 +77,7 @@ std::optional<double> device_latency(const Cluster& cluster, MachineDevice d, Pe
     for (const MemoryObject& m : tree.memory()) {
         if (m.type != ObjectType::NUMANode) continue;
         const TreeObject& y = tree.object(m.parent);
-        if (y.pu_count == 0 || y.first_pu + y.pu_count <= loc.first_pu ||
-            loc.first_pu + loc.pu_count <= y.first_pu)
-            continue;
+        if (!share_pus(y, loc)) continue;
         const std::uint32_t q = std::max(y.first_pu, loc.first_pu);
         best = std::min(best, type.latency_between(q, pu));
     }

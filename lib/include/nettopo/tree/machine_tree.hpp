@@ -45,6 +45,14 @@ struct TreeObject {
     std::uint32_t subtree_end;   ///< objects below: (id, subtree_end) in pre-order
 };
 
+/// Whether two objects of one tree hold a PU in common (their PU ranges
+/// meet; an object without PUs meets none). O(1), throws nothing.
+/// \threads A pure function: safe from several threads.
+inline bool share_pus(const TreeObject& a, const TreeObject& b) {
+    return a.pu_count > 0 && b.pu_count > 0 && a.first_pu < b.first_pu + b.pu_count &&
+           b.first_pu < a.first_pu + a.pu_count;
+}
+
 /// NUMA nodes and memory-side caches are not ancestors of PUs (hwloc 2): they
 /// hang off a CPU-side object, their locality.
 struct MemoryObject {
