@@ -112,8 +112,9 @@ std::optional<FileStamp> source_of(const Head& h) {
 }
 
 // `overrides` (the caller's) go into the table before the type orders it,
-// as when an archive is read.
-MachineType read_type(ArrayReader& in, const LevelLatencyOverrides& overrides) {
+// and `asked` replaces an automatic node level, as when an archive is read.
+MachineType read_type(ArrayReader& in, const LevelLatencyOverrides& overrides,
+                      const NodeLevel& asked) {
     std::string description = in.text(type_description_tag, max_text);
     const std::string signature = in.text(type_tree_tag, max_tree_text);
     const auto latencies = in.value<LevelLatencies>(type_latency_tag);
@@ -125,6 +126,7 @@ MachineType read_type(ArrayReader& in, const LevelLatencyOverrides& overrides) {
         if (node >= object_type_count) in.fail(type_node_tag, "names no object type");
         level.type = static_cast<ObjectType>(node);
     }
+    if (!level.type) level = asked;
     try {
         return MachineType(std::move(description), tree_from_signature(signature), level,
                            overrides.applied_to(latencies));
@@ -197,7 +199,7 @@ ImageHeader read_image_header(const std::string& path) {
 }
 
 Image read_image(const std::string& path, bool allow_disconnected, ImageIndex index_use,
-                 const LevelLatencyOverrides& level_latencies) {
+                 const LevelLatencyOverrides& level_latencies, const NodeLevel& node_level) {
     ArrayReader in(path);
     const Head head = read_head(in);
     if (!head.connected && !allow_disconnected)
@@ -215,7 +217,7 @@ Image read_image(const std::string& path, bool allow_disconnected, ImageIndex in
     std::vector<MachineType> types;
     types.reserve(counts.types);
     for (std::uint32_t t = 0; t < counts.types; ++t)
-        types.push_back(read_type(in, level_latencies));
+        types.push_back(read_type(in, level_latencies, node_level));
     auto runs = in.array<Cluster::Run>(runs_tag, counts.runs);
     if (runs.size() != counts.runs) in.fail(runs_tag, "has a bad size");
     NameTable machine_names = read_names(in, counts.machines, machine_name_tags);

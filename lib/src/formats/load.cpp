@@ -246,7 +246,7 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
     }
     if (looks_like_image(file_head(path)))
         return read_image(path, options.build.allow_disconnected, ImageIndex::skip,
-                          options.level_latencies)
+                          options.level_latencies, options.node_level)
             .cluster;
     const std::string source = path == "-" ? "<stdin>" : path;
     std::string buffer = read_all(path);
@@ -292,7 +292,8 @@ LoadedTopology load_topology(const std::string& path, const LoadOptions& options
     const bool allow = options.build.allow_disconnected;
     if (names_synthetic(path) || path == "-") return {load_cluster(path, options), nullptr, {}, {}};
     if (looks_like_image(file_head(path))) {
-        Image image = read_image(path, allow, ImageIndex::read, options.level_latencies);
+        Image image =
+            read_image(path, allow, ImageIndex::read, options.level_latencies, options.node_level);
         return {std::move(image.cluster), std::move(image.index), path, {}};
     }
     std::error_code ec;
@@ -303,7 +304,8 @@ LoadedTopology load_topology(const std::string& path, const LoadOptions& options
         return {load_cluster(path, options), nullptr, {}, {}};
     const ImageHeader header = read_image_header(sibling);
     if (header.source && *header.source == file_stamp(path)) {
-        Image image = read_image(sibling, allow, ImageIndex::read, options.level_latencies);
+        Image image = read_image(sibling, allow, ImageIndex::read, options.level_latencies,
+                                 options.node_level);
         return {std::move(image.cluster), std::move(image.index), sibling, {}};
     }
     LoadedTopology t{load_cluster(path, options), nullptr, {}, {}};

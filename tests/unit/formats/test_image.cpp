@@ -283,6 +283,40 @@ TEST_CASE("image: beside its archive, used while it stands for it", "[image]") {
     CHECK_THROWS_WITH(load_topology(archive), Contains(image));
 }
 
+TEST_CASE("image: a node level asked for applies as over its archive", "[image]") {
+    // Found on a fat-tree: `-i c.xml --node-level core` gave the archive's
+    // automatic level once an image stood beside it, while the archive alone
+    // gave one node a core.
+    TempDir dir("nettopo-image-");
+    const std::string archive = dir / "c.xml", image = dir / "c.ntimg";
+    const Cluster c = generate_from_spec("fat-tree --k 4 --n 2 --machine 'pack:2 core:4 pu:2'");
+    save_archive(c, archive);
+    save_image(c, nullptr, image, file_stamp(archive));
+    LoadOptions o;
+    o.node_level = *node_level_from("package");
+    const Cluster from_archive = load_cluster(archive, o);
+    REQUIRE(from_archive.num_nodes() == c.num_machines() * 2);
+    REQUIRE(from_archive.num_nodes() != c.num_nodes());
+    const LoadedTopology beside = load_topology(archive, o);
+    REQUIRE(beside.image == image);
+    const LoadedTopology alone = load_topology(image, o);
+    for (const Cluster* read : {&beside.cluster, &alone.cluster}) {
+        CHECK(test::archive_text(*read) == test::archive_text(from_archive));
+        CHECK(read->num_nodes() == from_archive.num_nodes());
+        CHECK(read->node_of(PeId(c.num_pes() - 1)) == from_archive.node_of(PeId(c.num_pes() - 1)));
+    }
+    CHECK(load_cluster(image, o).num_nodes() == from_archive.num_nodes());
+
+    // A type whose archive fixed its level keeps it, as the archive reader does.
+    const Cluster fixed = load_cluster(archive, o);
+    save_archive(fixed, archive);
+    save_image(fixed, nullptr, image, file_stamp(archive));
+    LoadOptions core;
+    core.node_level = *node_level_from("core");
+    CHECK(load_topology(image, core).cluster.num_nodes() == from_archive.num_nodes());
+    CHECK(load_cluster(archive, core).num_nodes() == from_archive.num_nodes());
+}
+
 TEST_CASE("image: the records' hash is xxHash64", "[image]") {
     // Test vectors published with xxHash64 implementations (e.g. the Go
     // package github.com/cespare/xxhash, its xxhash_test.go), seed 0.

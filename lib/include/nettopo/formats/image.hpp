@@ -83,9 +83,13 @@ enum class ImageIndex { read, skip };
 /// `level_latencies` are set over every machine type's latency table, as
 /// load_cluster sets LoadOptions::level_latencies over an archive's (the kept
 /// index, of distances between machines, does not depend on them).
+/// `node_level`, when set, is every type's node level where the type's own
+/// was automatic, as load_cluster applies LoadOptions::node_level to an
+/// archive (the runs' first nodes follow).
 Image read_image(const std::string& path, bool allow_disconnected = false,
                  ImageIndex index = ImageIndex::read,
-                 const LevelLatencyOverrides& level_latencies = {});
+                 const LevelLatencyOverrides& level_latencies = {},
+                 const NodeLevel& node_level = {});
 
 /// What an image records, read from its first records only.
 struct ImageHeader {
