@@ -40,11 +40,6 @@ from real_exports import OracleFailure as Failure, check_exports, oracle_inputs,
 RUNTIMES = ["cuda", "nvml", "rsmi", "ze"]
 
 
-
-
-
-
-
 def runtime_of(name, line):
     """The compute runtime of OS device NAME (its lstopo -v LINE), or None."""
     runtime = next((r for r in RUNTIMES if re.fullmatch(rf"{r}\d+", name)), None)

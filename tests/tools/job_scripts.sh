@@ -3,7 +3,7 @@
 # what the page says. A recipe is a ```sh block preceded by a line
 # `<!-- recipe: NAME -->`; the ```text block right after it is its expected
 # stdout. Each runs with bash in its own scratch folder holding the page's
-# inputs (cluster.topo, today.topo), the tools first in PATH; a recipe fails
+# inputs (cluster.topo, today.topo, gpu-node.xml), the tools first in PATH; a recipe fails
 # on a nonzero exit or on any difference (shown as a diff).
 #
 # Usage: job_scripts.sh BIN_DIR PROJECT_ROOT [DOC]   (DOC: another page, for
@@ -37,6 +37,8 @@ while read -r name; do
     mkdir -p "$dir"
     cp "$inputs/fattree.topo" "$dir/cluster.topo"
     cp "$inputs/fattree-today.topo" "$dir/today.topo"
+    gpu_node="$root/../shared/data/hwloc-xml/ipa20-snc4-4xH100.xml"
+    if [[ -f "$gpu_node" ]]; then cp "$gpu_node" "$dir/gpu-node.xml"; fi
     code=0
     (cd "$dir" && env -u SLURM_JOB_NODELIST -u PBS_NODEFILE -u NETTOPO_ARCHIVE \
         PATH="$bin:$PATH" bash "$work/recipes/$name.sh") \

@@ -69,41 +69,47 @@ void print_placement(const Cluster& cluster, std::span<const PeId> placement, bo
     out << text;
 }
 
-// What to run with the Slurm hostfile: the srun command line, or why one
-// --cpu-bind=map_cpu list cannot say it (slurm_launch's notes, as comments).
-void print_srun(const DistributeRequest& request, std::size_t ranks, const SlurmLaunch& launch,
+} // namespace
+
+void print_srun(const DistributeRequest& request, std::size_t ranks, const SrunBinding& binding,
                 std::ostream& out) {
+    const bool bound =
+        !binding.cpu_bind.empty() && (!binding.gpu_bind || !binding.gpu_bind->empty());
+    std::string gpu_option;
+    if (binding.gpu_bind) gpu_option = fmt::format(" --gpu-bind={}", *binding.gpu_bind);
     const std::optional<std::string> srun =
-        launch.cpu_bind.empty()
-            ? std::nullopt
-            : std::optional<std::string>(fmt::format(
-                  "SLURM_HOSTFILE={} srun --distribution=arbitrary --ntasks={} --cpu-bind={}",
-                  request.slurm == "-" ? "FILE" : request.slurm, ranks, launch.cpu_bind));
+        !bound ? std::nullopt
+               : std::optional<std::string>(fmt::format(
+                     "SLURM_HOSTFILE={} srun --distribution=arbitrary --ntasks={} --cpu-bind={}{}",
+                     request.slurm == "-" ? "FILE" : request.slurm, ranks, binding.cpu_bind,
+                     gpu_option));
+    auto unless_empty = [](const std::string& s) {
+        return s.empty() ? std::nullopt : std::optional<std::string>(s);
+    };
     if (request.json) {
         JsonWriter j(out);
         j.begin_object()
             .field("slurm_hostfile", request.slurm)
             .field("num_tasks", static_cast<std::uint64_t>(ranks))
-            .field("cpu_bind", launch.cpu_bind.empty()
-                                   ? std::nullopt
-                                   : std::optional<std::string>(launch.cpu_bind))
-            .field("srun", srun)
-            .key("notes")
-            .begin_array();
-        for_each_line(launch.notes, [&](std::string_view note) { j.value(note); });
+            .field("cpu_bind", unless_empty(binding.cpu_bind));
+        if (binding.gpu_bind) j.field("gpu_bind", unless_empty(*binding.gpu_bind));
+        j.field("srun", srun).key("notes").begin_array();
+        for_each_line(binding.notes, [&](std::string_view note) { j.value(note); });
         j.end_array().end_object().line();
         return;
     }
     if (srun) out << *srun << '\n';
-    for_each_line(launch.notes, [&](std::string_view note) { out << "# " << note << '\n'; });
+    for_each_line(binding.notes, [&](std::string_view note) { out << "# " << note << '\n'; });
 }
-
-} // namespace
 
 void run_distribute(const Cluster& cluster, std::span<const MachineId> allocation,
                     const DistributeRequest& request, std::ostream& out) {
     if (request.rankfile == "-" && request.slurm == "-")
         throw UsageError("only one of --rankfile and --slurm can be '-'");
+    if (request.gpus_per_rank) {
+        run_gpu_distribute(cluster, allocation, request, out);
+        return;
+    }
     const std::vector<PeId> placement =
         distribute(cluster, allocation, request.ranks, parse_distribute_policy(request.policy));
     if (request.rankfile.empty() && request.slurm.empty()) {
@@ -120,7 +126,7 @@ void run_distribute(const Cluster& cluster, std::span<const MachineId> allocatio
         const SlurmLaunch launch = slurm_launch(cluster, placement);
         write_output(request.slurm, [&](std::ostream& file) { file << launch.hostfile; });
         // A file written to standard output keeps it for itself.
-        print_srun(request, placement.size(), launch,
+        print_srun(request, placement.size(), {launch.cpu_bind, std::nullopt, launch.notes},
                    request.slurm == "-" || request.rankfile == "-" ? std::cerr : out);
     }
 }

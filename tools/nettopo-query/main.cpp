@@ -68,6 +68,9 @@ int main(int argc, char** argv) {
     }
     if (app.get_subcommands().empty())
         return report_usage_error("nettopo-query", "a sub-command is required");
+    // Recorded in the files that a job sources (distribute --env).
+    o.distribute.command = "nettopo-query";
+    for (int i = 1; i < argc; ++i) o.distribute.command += std::string(" ") + argv[i];
     return run_guarded("nettopo-query", [&] {
         check_standard_input(o.job, o.input, o.pairs);
         TerminalProgress progress("nettopo-query");

@@ -111,8 +111,26 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
                       "--allowed-only, as Open MPI numbers every PU)");
         sub->add_option("--slurm", o.distribute.slurm,
                         "Write a Slurm hostfile for srun --distribution=arbitrary and print the "
-                        "srun command line with its --cpu-bind=map_cpu: list")
+                        "srun command line with its --cpu-bind=map_cpu: list (with "
+                        "--gpus-per-rank: mask_cpu and --gpu-bind)")
             ->type_name("FILE");
+        auto* gpus = sub->add_option("--gpus-per-rank", o.distribute.gpus_per_rank,
+                                     "A GPU job: each rank gets G GPUs of one host, the PUs "
+                                     "local to them and its nearest adapters; one line per "
+                                     "rank: rank host cpuset gpus nics")
+                         ->type_name("G")
+                         ->check(CLI::Range(1u, 1u << 16));
+        sub->add_option("--nics-per-rank", o.distribute.nics_per_rank,
+                        "With --gpus-per-rank: adapters a rank (default 1 where a host has one)")
+            ->type_name("M")
+            ->check(CLI::Range(0u, 1u << 16))
+            ->needs(gpus);
+        sub->add_flag("--env", o.distribute.env,
+                      "With --gpus-per-rank: print the shell file a rank's wrapper sources "
+                      "(CUDA_VISIBLE_DEVICES or the vendor's, UCX_NET_DEVICES, NCCL_IB_HCA, "
+                      "NETTOPO_CPUSET)")
+            ->needs(gpus);
+        gpus->excludes(sub->get_option("--policy"));
     }
     if (std::string_view(c.name) == "path")
         sub->add_flag("--hops", o.by_hops, "Fewest hops instead of least latency");
