@@ -78,14 +78,14 @@ const std::vector<SubCommand>& commands() {
          [](Run& r) {
              if (!r.cluster.find_machine(r.o.pe))
                  if (const auto d = one_device(r.cluster, r.o.pe)) {
-                     if (r.view)
-                         throw UsageError("nearest DEVICE does not take --nodes, --hostfile or "
-                                          "--job yet: ask about the whole cluster");
                      const auto k = static_cast<std::uint32_t>(
                          std::min<std::uint64_t>(r.o.k, r.naming.num_pes()));
-                     print_nearest_to_device(r.naming, *d, static_cast<std::uint32_t>(r.o.k),
-                                             nearest_to_device(r.engine, *d, k), r.o.json,
-                                             std::cout);
+                     if (r.view) r.plan(r.view->num_machines());
+                     print_nearest_to_device(
+                         r.naming, *d, static_cast<std::uint32_t>(r.o.k),
+                         r.view ? nearest_to_device_in_view(r.engine, *r.view, *d, k)
+                                : nearest_to_device(r.engine, *d, k),
+                         r.o.json, std::cout);
                      return;
                  }
              const PeId p = r.pe();
@@ -153,9 +153,6 @@ const std::vector<SubCommand>& commands() {
          "The devices of a PE's machine, nearest first (with --kind: only GPUs, adapters...)",
          "nearest-device",
          [](Run& r) {
-             if (r.view)
-                 throw UsageError("nearest-device does not take --nodes, --hostfile or --job "
-                                  "yet: ask about the whole cluster");
              std::optional<DeviceKind> kind;
              if (!r.o.device_kind.empty()) kind = device_kind_from(r.o.device_kind);
              const PeId p = r.pe();

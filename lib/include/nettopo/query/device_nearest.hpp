@@ -7,6 +7,7 @@
 #pragma once
 
 #include "nettopo/model/devices.hpp"
+#include "nettopo/model/job_view.hpp"
 #include "nettopo/query/query_engine.hpp"
 
 #include <cstdint>
@@ -18,5 +19,14 @@ namespace nettopo {
 /// PEs of its machine by device_latency, then PEs of other machines by their
 /// network distance from it; ties by PE id.
 std::vector<NearPe> nearest_to_device(QueryEngine& engine, MachineDevice d, std::uint32_t k);
+
+/// The same among the PEs of a job's allocation (cluster PEs returned): the
+/// device's machine's PEs first when the allocation holds it, as above; then
+/// the allocation's other PEs as nearest_in_view orders them from the
+/// device's first local PE (ties by view PE id). A device outside the
+/// allocation has only the second part. One engine distance per allocation
+/// machine at most.
+std::vector<NearPe> nearest_to_device_in_view(QueryEngine& engine, const JobView& view,
+                                              MachineDevice d, std::uint32_t k);
 
 } // namespace nettopo

@@ -1,34 +1,70 @@
+// The PEs nearest a device, in the whole cluster or a job's allocation
+// (device_nearest.hpp); the device's own machine orders by device_latency,
+// the others by the network from the device's first local PU.
 #include "nettopo/query/device_nearest.hpp"
+
+#include "nettopo/query/allocation.hpp"
 
 #include <algorithm>
 
 namespace nettopo {
 
-std::vector<NearPe> nearest_to_device(QueryEngine& engine, MachineDevice d, std::uint32_t k) {
-    const Cluster& cluster = engine.cluster();
+namespace {
+
+// The device's machine's PEs, nearest the device first (ties by PE id).
+std::vector<NearPe> own_machine(const Cluster& cluster, MachineDevice d) {
     const PeRange mine = cluster.pes_of_machine(d.machine);
     std::vector<NearPe> out;
     out.reserve(mine.count);
     for (std::uint32_t i = 0; i < mine.count; ++i)
         out.push_back({mine[i], *device_latency(cluster, d, mine[i])});
-    const auto closer = [](const NearPe& a, const NearPe& b) {
+    std::sort(out.begin(), out.end(), [](const NearPe& a, const NearPe& b) {
         return a.distance_ns != b.distance_ns ? a.distance_ns < b.distance_ns : a.pe < b.pe;
-    };
-    std::sort(out.begin(), out.end(), closer);
+    });
+    return out;
+}
+
+// The PE other machines' distances are measured from: the device's first
+// local PU (the network's distance is the same from every one).
+PeId device_origin(const Cluster& cluster, MachineDevice d) {
+    const PeRange local = device_pes(cluster, d);
+    return local.count ? local[0] : cluster.pes_of_machine(d.machine)[0];
+}
+
+} // namespace
+
+std::vector<NearPe> nearest_to_device(QueryEngine& engine, MachineDevice d, std::uint32_t k) {
+    const Cluster& cluster = engine.cluster();
+    std::vector<NearPe> out = own_machine(cluster, d);
     if (out.size() >= k) {
         out.resize(k);
         return out;
     }
     // Other machines: their distance from the device is the network's from
     // its machine, the same from every local PE.
-    const std::uint32_t more = k - static_cast<std::uint32_t>(out.size());
-    const PeRange local = device_pes(cluster, d);
-    const PeId from = local.count ? local[0] : mine[0];
+    const PeRange mine = cluster.pes_of_machine(d.machine);
     const auto ask = static_cast<std::uint32_t>(
         std::min<std::uint64_t>(cluster.num_pes(), std::uint64_t{k} + mine.count));
-    const std::vector<NearPe> far = engine.nearest(from, ask);
-    for (const NearPe& n : far)
-        if (!mine.contains(n.pe) && out.size() < std::uint64_t{mine.count} + more) out.push_back(n);
+    for (const NearPe& n : engine.nearest(device_origin(cluster, d), ask))
+        if (!mine.contains(n.pe) && out.size() < k) out.push_back(n);
+    return out;
+}
+
+std::vector<NearPe> nearest_to_device_in_view(QueryEngine& engine, const JobView& view,
+                                              MachineDevice d, std::uint32_t k) {
+    const Cluster& cluster = engine.cluster();
+    const bool inside = view.contains(d.machine);
+    std::vector<NearPe> out;
+    if (inside) out = own_machine(cluster, d);
+    if (out.size() >= k) {
+        out.resize(k);
+        return out;
+    }
+    const PeRange mine = cluster.pes_of_machine(d.machine);
+    const auto ask = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(view.num_pes(), std::uint64_t{k} + (inside ? mine.count : 0)));
+    for (const NearPe& n : nearest_in_view(engine, view, device_origin(cluster, d), ask))
+        if (!mine.contains(n.pe) && out.size() < k) out.push_back(n);
     return out;
 }
 
