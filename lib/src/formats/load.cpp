@@ -263,7 +263,7 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
         pugi::xml_document doc;
         detail::parse_xml(doc, buffer, source);
         const std::string converted = detail::converted_for_hwloc(doc, buffer, source);
-        detail::refuse_known_hwloc_crashes(doc, buffer, source);
+        detail::check_export_before_hwloc(doc, buffer, source);
         HwlocMachine machine = detail::load_checked_hwloc_xml(
             converted.empty() ? buffer : converted, source, options.hwloc_sandbox, options.pu_scope,
             detail::declared_pus(doc));

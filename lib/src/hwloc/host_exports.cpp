@@ -190,7 +190,7 @@ std::unique_ptr<XmlFile> parse_file(const std::string& path) {
     const std::string_view name = root.name();
     if (name == "topology") {
         file->converted = detail::converted_for_hwloc(doc, file->buffer, path);
-        detail::refuse_known_hwloc_crashes(doc, file->buffer, path);
+        detail::check_export_before_hwloc(doc, file->buffer, path);
         file->declared_pus = detail::declared_pus(doc);
         // hwloc 2 exports say version="2.0", hwloc 3 ones "3.0"; hwloc 1.x
         // ones have no version.

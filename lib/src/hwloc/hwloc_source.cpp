@@ -261,7 +261,7 @@ HwlocMachine load_hwloc_xml(const std::string& path, const HwlocSandbox* sandbox
     pugi::xml_document doc;
     detail::parse_xml(doc, buffer, path);
     const std::string converted = detail::converted_for_hwloc(doc, buffer, path);
-    detail::refuse_known_hwloc_crashes(doc, buffer, path);
+    detail::check_export_before_hwloc(doc, buffer, path);
     return detail::load_checked_hwloc_xml(converted.empty() ? buffer : converted, path, sandbox,
                                           scope, detail::declared_pus(doc));
 }

@@ -65,4 +65,14 @@ void check_kept_pus(hwloc_topology_t topology, const std::vector<std::uint32_t>&
 // (support/detail/name_rules.hpp); the line is that of the HostName info.
 void check_hostname(std::string_view hostname, std::string_view buffer, const std::string& source);
 
+// Throws InputError(source, line, ...) for a distance matrix of an hwloc 2.x
+// export (<distances2>, <distances2hetero>) whose counts do not match or
+// that names an object the export does not hold (hwloc_distances_check.cpp).
+void check_distance_matrices(const pugi::xml_document& doc, std::string_view buffer,
+                             const std::string& source);
+
+// Both checks above, as every path that gives a user's export to hwloc runs them.
+void check_export_before_hwloc(const pugi::xml_document& doc, std::string_view buffer,
+                               const std::string& source);
+
 } // namespace nettopo::detail

@@ -60,7 +60,13 @@ public:
 
     void cpu_object(hwloc_obj_t o) {
         const ObjectId loc = ids_.at(o);
-        for (hwloc_obj_t c = o->io_first_child; c; c = c->next_sibling) io_object(c, no_pci, loc);
+        std::vector<hwloc_obj_t> loose;
+        for (hwloc_obj_t c = o->io_first_child; c; c = c->next_sibling)
+            if (c->type == HWLOC_OBJ_OS_DEVICE)
+                loose.push_back(c);
+            else
+                io_object(c, no_pci, loc);
+        loose_devices(loose, loc);
         for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling)
             if (ids_.count(c)) cpu_object(c);
     }
@@ -117,6 +123,23 @@ private:
             if (!os.empty()) devices_of(os, id, o, loc);
         } else if (o->type == HWLOC_OBJ_OS_DEVICE) {
             devices_of({o}, no_pci, nullptr, loc);
+        }
+    }
+
+    // OS devices hanging from a CPU-side object, with no PCI function to
+    // say which views are one device (hwloc without its PCI discovery). CUDA
+    // numbers GPUs fastest first and NVML in PCI order, so cuda1 and nvml1
+    // need not be one GPU: only the first runtime present (runtimes' order)
+    // makes GPUs, one per device; the other runtimes' views are left out
+    // rather than joined by guess, and each adapter is a device of its own
+    // (share/doc/gpu-nodes.md, "What a device is").
+    void loose_devices(const std::vector<hwloc_obj_t>& os, ObjectId loc) {
+        std::optional<std::size_t> first;
+        for (hwloc_obj_t o : os)
+            if (const auto r = runtime_of(o)) first = std::min(*r, first.value_or(*r));
+        for (hwloc_obj_t o : os) {
+            const auto r = runtime_of(o);
+            if (!r || r == first) devices_of({o}, no_pci, nullptr, loc);
         }
     }
 
