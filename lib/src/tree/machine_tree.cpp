@@ -1,6 +1,8 @@
 #include "nettopo/tree/machine_tree.hpp"
 
+#include "nettopo/support/detail/name_rules.hpp"
 #include "nettopo/support/error.hpp"
+#include "tree/cpu_kind_text.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -58,7 +60,15 @@ std::string MachineTree::signature() const {
         s += fmt::format("{}/{}/{}/{};", m.parent.value, static_cast<int>(m.type), m.os_index,
                          m.size_bytes);
     if (!numa_distances_.empty()) s += fmt::format("|d:{}", fmt::join(numa_distances_, ","));
+    s += detail::cpu_kinds_section(*this);
     return s;
+}
+
+std::vector<std::uint32_t> MachineTree::pus_of_cpu_kind(std::uint32_t kind) const {
+    std::vector<std::uint32_t> pus;
+    for (std::uint32_t pu = 0; pu < pu_kinds_.size(); ++pu)
+        if (pu_kinds_[pu] == kind) pus.push_back(pu);
+    return pus;
 }
 
 bool MachineTree::operator==(const MachineTree& o) const {
@@ -70,7 +80,8 @@ bool MachineTree::operator==(const MachineTree& o) const {
         return x.type == y.type && x.parent == y.parent && x.os_index == y.os_index &&
                x.size_bytes == y.size_bytes;
     };
-    return numa_distances_ == o.numa_distances_ &&
+    return numa_distances_ == o.numa_distances_ && cpu_kinds_ == o.cpu_kinds_ &&
+           pu_kinds_ == o.pu_kinds_ &&
            std::equal(objects_.begin(), objects_.end(), o.objects_.begin(), o.objects_.end(),
                       same_object) &&
            std::equal(memory_.begin(), memory_.end(), o.memory_.begin(), o.memory_.end(),
@@ -98,7 +109,37 @@ ObjectId MachineTree::Builder::add(ObjectType type, ObjectId parent, std::uint32
         throw InputError(fmt::format("machine tree deeper than {} levels", max_tree_depth));
     objs.push_back({type, depth, parent, os_index, size_bytes, 0, 0, 0, 0, 0});
     open_.push_back(id);
+    pus_added_ += type == ObjectType::PU;
     return id;
+}
+
+void MachineTree::Builder::add_cpu_kind(CpuKind kind, std::span<const std::uint32_t> pus) {
+    const auto index = static_cast<std::uint32_t>(tree_.cpu_kinds_.size());
+    if (pus.empty()) throw InputError(fmt::format("CPU kind #{} has no PU", index));
+    if (kind.efficiency < unknown_cpu_kind_efficiency)
+        throw InputError(fmt::format("CPU kind #{} has the efficiency {} (an efficiency is a rank "
+                                     "from 0, or -1 when unknown)",
+                                     index, kind.efficiency));
+    for (const CpuKindInfo& info : kind.infos) {
+        if (info.name.empty())
+            throw InputError(fmt::format("CPU kind #{} has an info without a name", index));
+        check_text(fmt::format("the name of an info of CPU kind #{}", index), info.name);
+        check_text(fmt::format("the info {} of CPU kind #{}", shown_name(info.name), index),
+                   info.value);
+    }
+    auto& kinds = tree_.pu_kinds_;
+    kinds.resize(pus_added_, no_cpu_kind);
+    for (const std::uint32_t pu : pus) {
+        if (pu >= pus_added_)
+            throw InputError(fmt::format(
+                "CPU kind #{} names PU {}, but the machine has {}", index, pu,
+                pus_added_ == 1 ? std::string("1 PU") : fmt::format("{} PUs", pus_added_)));
+        if (kinds[pu] != no_cpu_kind && kinds[pu] != index)
+            throw InputError(fmt::format("PU {} is in CPU kinds #{} and #{} (a PU has one kind)",
+                                         pu, kinds[pu], index));
+        kinds[pu] = index;
+    }
+    tree_.cpu_kinds_.push_back(std::move(kind));
 }
 
 void MachineTree::Builder::add_memory(ObjectType type, ObjectId parent, std::uint32_t os_index,
@@ -186,6 +227,36 @@ void MachineTree::number_memory(MachineTree& t) {
     }
 }
 
+// hwloc ranks the kinds it can rank from 0 (least powerful) to the number
+// of kinds - 1, each rank once, and gives every kind -1 when it cannot rank
+// one (hwloc_internal_cpukinds_rank): anything else is not hwloc's ranking
+// and would order `distribute --prefer` by nothing meaningful.
+void MachineTree::Builder::check_cpu_kinds() const {
+    const auto& kinds = tree_.cpu_kinds_;
+    const auto n = static_cast<std::uint32_t>(kinds.size());
+    std::vector<char> taken(n, 0);
+    std::uint32_t unknown = 0;
+    for (std::uint32_t k = 0; k < n; ++k) {
+        const std::int32_t e = kinds[k].efficiency;
+        if (e == unknown_cpu_kind_efficiency) {
+            ++unknown;
+            continue;
+        }
+        if (static_cast<std::uint32_t>(e) >= n)
+            throw InputError(fmt::format("CPU kind #{} has the efficiency {}, but hwloc ranks {} "
+                                         "from 0 to {}",
+                                         k, e, n == 1 ? "one kind" : fmt::format("{} kinds", n),
+                                         n - 1));
+        if (taken[static_cast<std::size_t>(e)]++)
+            throw InputError(
+                fmt::format("CPU kinds share the efficiency {} (hwloc ranks each kind apart)", e));
+    }
+    if (unknown != 0 && unknown != n)
+        throw InputError(fmt::format("{} of {} CPU kinds have an unknown efficiency (hwloc ranks "
+                                     "every kind or none)",
+                                     unknown, n));
+}
+
 MachineTree MachineTree::Builder::finish() && {
     MachineTree& t = tree_;
     auto& objs = t.objects_;
@@ -237,6 +308,8 @@ MachineTree MachineTree::Builder::finish() && {
         throw InputError(fmt::format("a NUMA distance matrix of {} values for {} NUMA nodes "
                                      "(expected {})",
                                      t.numa_distances_.size(), numa, numa * numa));
+    check_cpu_kinds();
+    if (!t.cpu_kinds_.empty()) t.pu_kinds_.resize(t.pus_.size(), no_cpu_kind);
     return std::move(tree_);
 }
 
@@ -301,6 +374,8 @@ void read_section(MachineTree::Builder& builder, std::string_view section) {
         colon == std::string_view::npos ? std::string_view() : section.substr(colon + 1);
     if (tag == "d" && colon != std::string_view::npos)
         builder.set_numa_distances(read_numbers(payload, "NUMA distance"));
+    else if (tag == "k" && colon != std::string_view::npos)
+        detail::read_cpu_kinds_section(builder, payload);
     else
         throw InputError(fmt::format("not a machine tree signature: an unknown section '{}'",
                                      section.substr(0, std::min<std::size_t>(section.size(), 16))));

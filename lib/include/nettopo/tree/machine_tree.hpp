@@ -9,6 +9,7 @@
 #include "nettopo/tree/object_type.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -55,14 +56,40 @@ struct MemoryObject {
     std::uint32_t logical_index;
 };
 
+/// One piece of information on a CPU kind, as hwloc names it: "CoreType" =
+/// "IntelAtom", "FrequencyMaxMHz" = "2000", "LinuxCapacity" = "1024", ...
+struct CpuKindInfo {
+    std::string name;                                    ///< never empty
+    std::string value;                                   ///< may be empty
+    bool operator==(const CpuKindInfo&) const = default; ///< same name and value
+};
+
+/// The efficiency of a CPU kind that hwloc could not rank.
+inline constexpr std::int32_t unknown_cpu_kind_efficiency = -1;
+
+/// A kind of CPU core of a hybrid machine (performance and efficiency cores),
+/// as hwloc's CPU kinds describe it (hwloc_cpukinds_get_info): identical PUs
+/// share a kind, and hwloc ranks the kinds. A homogeneous machine has one
+/// kind or none (hwloc found no information on its cores).
+struct CpuKind {
+    /// hwloc's rank of the kind: 0 for the least powerful (and most
+    /// energy-efficient) kind up to the number of kinds - 1 for the most
+    /// powerful; unknown_cpu_kind_efficiency (-1) for every kind of a machine
+    /// hwloc could not rank. A higher value means greater performance,
+    /// whatever the word suggests (hwloc's doc/hwloc.doxy, "CPU Kinds").
+    std::int32_t efficiency = unknown_cpu_kind_efficiency;
+    std::vector<CpuKindInfo> infos;                  ///< in hwloc's order
+    bool operator==(const CpuKind&) const = default; ///< same efficiency and infos
+};
+
 /// One machine's tree (see the file's comment), made by MachineTree::Builder,
 /// the hwloc adapter or tree_from_signature.
 /// \threads Immutable once made: const calls from several threads at once are safe.
 /// \cost Accessors are O(1) and allocate nothing (precondition: ids in
 /// range); common_ancestor is O(height), level_name and level_name_at
-/// O(levels), count, signature and operator== O(objects). level_name,
-/// level_name_at and signature allocate the string. Nothing throws but
-/// std::bad_alloc.
+/// O(levels), count, signature, operator== and pus_of_cpu_kind
+/// O(objects). level_name, level_name_at, pus_of_cpu_kind and signature
+/// allocate what they return. Nothing throws but std::bad_alloc.
 class MachineTree {
 public:
     class Builder;
@@ -84,6 +111,18 @@ public:
     /// j for the NUMA nodes of logical indexes i and j, count(NUMANode)^2
     /// values. Empty when the source gave none.
     std::span<const std::uint64_t> numa_distances() const { return numa_distances_; }
+
+    /// The machine's CPU kinds (CpuKind), in hwloc's order; empty when the
+    /// source gave none. Every kind has at least one PU.
+    std::span<const CpuKind> cpu_kinds() const { return cpu_kinds_; }
+    /// The kind (an index into cpu_kinds()) of the PU of logical index `pu`;
+    /// nullopt when the PU is in no kind (hwloc may describe some PUs only).
+    std::optional<std::uint32_t> cpu_kind_of_pu(std::uint32_t pu) const {
+        if (pu_kinds_.empty() || pu_kinds_[pu] == no_cpu_kind) return std::nullopt;
+        return pu_kinds_[pu];
+    }
+    /// The PUs (logical indexes, ascending) of kind `kind`. O(PUs); allocates.
+    std::vector<std::uint32_t> pus_of_cpu_kind(std::uint32_t kind) const;
 
     /// PUs of the machine.
     std::uint32_t num_pus() const { return static_cast<std::uint32_t>(pus_.size()); }
@@ -117,12 +156,14 @@ public:
     /// machine types as their signatures: a change of this text is a change of
     /// the image format and raises image_version (formats/image.hpp); a test
     /// pins the text of version 1. The NUMA distances, when there are some,
-    /// follow as a third section ("|d:10,21,21,10"): trees without them keep
-    /// version 1's text, and images written before still read.
+    /// follow as a third section ("|d:10,21,21,10"), the CPU kinds as a
+    /// section after it ("|k:0/0-1/CoreType:Small;1/2-3/CoreType:Big;": per
+    /// kind its efficiency, its PUs, its infos percent-encoded): trees without
+    /// them keep version 1's text, and images written before still read.
     std::string signature() const;
 
-    /// Same objects with the same attributes, in the same order, and the same
-    /// NUMA distances.
+    /// Same objects with the same attributes, in the same order, the same
+    /// NUMA distances and the same CPU kinds over the same PUs.
     bool operator==(const MachineTree&) const;
 
 private:
@@ -137,8 +178,12 @@ private:
     std::vector<ObjectId> pus_;
     std::vector<MemoryObject> memory_;
     std::vector<std::uint64_t> numa_distances_; ///< row-major over NUMA logical indexes
-    std::vector<ObjectType> level_types_;       ///< per level_depth
-    std::vector<std::uint32_t> level_sizes_;    ///< per level_depth
+    /// pu_kinds_ entry of a PU in no kind.
+    static constexpr std::uint32_t no_cpu_kind = 0xffffffffu;
+    std::vector<CpuKind> cpu_kinds_;
+    std::vector<std::uint32_t> pu_kinds_;    ///< per logical PU; empty without kinds
+    std::vector<ObjectType> level_types_;    ///< per level_depth
+    std::vector<std::uint32_t> level_sizes_; ///< per level_depth
 };
 
 /// The tree whose signature() this is: equal (operator==) to the tree that
@@ -151,9 +196,9 @@ MachineTree tree_from_signature(std::string_view signature);
 /// Builds a tree from objects given in depth-first pre-order (each object after
 /// its parent and after the whole subtree of its previous sibling).
 /// \threads One thread at a time per builder; separate builders are independent.
-/// \cost add and add_memory are amortised O(1); finish() is O(objects x
-/// levels) (levels: at most max_tree_depth + 1). Each throws InputError as it
-/// says, and std::bad_alloc.
+/// \cost add and add_memory are amortised O(1), add_cpu_kind O(PUs + the
+/// infos' length); finish() is O(objects x levels) (levels: at most
+/// max_tree_depth + 1). Each throws InputError as it says, and std::bad_alloc.
 class MachineTree::Builder {
 public:
     /// Returns the new object's id. The first object must be the Machine root.
@@ -170,12 +215,28 @@ public:
     void set_numa_distances(std::vector<std::uint64_t> values) {
         tree_.numa_distances_ = std::move(values);
     }
+    /// PUs added so far.
+    std::uint32_t num_pus() const { return pus_added_; }
+    /// Adds a CPU kind over the PUs of logical indexes `pus` (PUs added
+    /// before, each in one kind at most; see CpuKind): kinds are added
+    /// after the objects, in hwloc's order. Throws InputError for an empty
+    /// `pus`, a PU not added or already in a kind, an efficiency below -1, an
+    /// info with an empty name, or text with control characters or not UTF-8;
+    /// finish() checks the efficiencies together.
+    void add_cpu_kind(CpuKind kind, std::span<const std::uint32_t> pus);
+    /// The check finish() makes of the CPU kinds' efficiencies, made now (a
+    /// reader locates its error at the kinds): all unknown, or distinct ranks
+    /// below the number of kinds, as hwloc ranks them. Throws InputError.
+    void check_cpu_kinds() const;
     /// Checks the shape (one root, PUs have no children, every object has a PU
-    /// or memory below it) and computes the derived arrays. Throws InputError.
+    /// or memory below it) and the CPU kinds' efficiencies (all unknown, or
+    /// distinct ranks below the number of kinds, as hwloc ranks them), and
+    /// computes the derived arrays. Throws InputError.
     MachineTree finish() &&;
 
 private:
     MachineTree tree_;
+    std::uint32_t pus_added_ = 0;
     std::vector<ObjectId> open_; ///< current root-to-last path, to enforce pre-order
 };
 

@@ -1,0 +1,172 @@
+// CPU kinds in the machine tree (issue 26): the builder's checks, the kind
+// of each PU, equality, and the signature section that carries them
+// between processes and in images ("|k:", percent-encoded text).
+#include "nettopo/support/cpu_set_text.hpp"
+#include "nettopo/support/error.hpp"
+#include "nettopo/tree/machine_tree.hpp"
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+using namespace nettopo;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// Package, 2 cores of 2 PUs: PUs 0-3 in logical order.
+MachineTree::Builder four_pus() {
+    MachineTree::Builder b;
+    const ObjectId m = b.add(ObjectType::Machine, ObjectId());
+    const ObjectId p = b.add(ObjectType::Package, m, 0);
+    for (std::uint32_t c = 0; c < 2; ++c) {
+        const ObjectId core = b.add(ObjectType::Core, p, c);
+        b.add(ObjectType::PU, core, c);
+        b.add(ObjectType::PU, core, c + 2);
+    }
+    return b;
+}
+
+CpuKind kind(std::int32_t efficiency, std::vector<CpuKindInfo> infos = {}) {
+    return CpuKind{efficiency, std::move(infos)};
+}
+
+// The tree of four_pus() with a small kind on PUs 0 and 2 and a big one on 1 and 3.
+MachineTree hybrid() {
+    MachineTree::Builder b = four_pus();
+    b.add_cpu_kind(kind(0, {{"CoreType", "Small"}}), std::vector<std::uint32_t>{0, 2});
+    b.add_cpu_kind(kind(1, {{"CoreType", "Big"}, {"FrequencyMaxMHz", "4000"}}),
+                   std::vector<std::uint32_t>{1, 3});
+    return std::move(b).finish();
+}
+
+std::string refusal(MachineTree::Builder b) {
+    try {
+        std::move(b).finish();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    FAIL("the tree was accepted");
+    return {};
+}
+
+} // namespace
+
+TEST_CASE("cpu kinds: each PU's kind, and the PUs of each kind", "[tree][cpu_kinds]") {
+    const MachineTree t = hybrid();
+    REQUIRE(t.cpu_kinds().size() == 2);
+    CHECK(t.cpu_kinds()[1].infos[1].value == "4000");
+    CHECK(t.cpu_kind_of_pu(0) == 0u);
+    CHECK(t.cpu_kind_of_pu(1) == 1u);
+    CHECK(t.pus_of_cpu_kind(1) == std::vector<std::uint32_t>{1, 3});
+    // A tree without kinds: none anywhere.
+    const MachineTree plain = std::move(four_pus()).finish();
+    CHECK(plain.cpu_kinds().empty());
+    CHECK_FALSE(plain.cpu_kind_of_pu(3));
+    CHECK(plain.pus_of_cpu_kind(0).empty());
+    // Some PUs may have no kind (hwloc describes what it found).
+    MachineTree::Builder b = four_pus();
+    b.add_cpu_kind(kind(0), std::vector<std::uint32_t>{3});
+    const MachineTree partial = std::move(b).finish();
+    CHECK_FALSE(partial.cpu_kind_of_pu(0));
+    CHECK(partial.cpu_kind_of_pu(3) == 0u);
+}
+
+TEST_CASE("cpu kinds: the builder refuses what hwloc cannot have given", "[tree][cpu_kinds]") {
+    const std::vector<std::uint32_t> pu0{0}, pu1{1}, none{}, pu4{4};
+    MachineTree::Builder b = four_pus();
+    CHECK_THROWS_WITH(b.add_cpu_kind(kind(0), pu4),
+                      Contains("CPU kind #0 names PU 4, but the machine has 4 PUs"));
+    CHECK_THROWS_WITH(b.add_cpu_kind(kind(0), none), Contains("CPU kind #0 has no PU"));
+    CHECK_THROWS_WITH(b.add_cpu_kind(kind(-2), pu0), Contains("efficiency -2"));
+    CHECK_THROWS_WITH(b.add_cpu_kind(kind(0, {{"", "x"}}), pu0), Contains("without a name"));
+    CHECK_THROWS_WITH(b.add_cpu_kind(kind(0, {{"CoreType", "a\x1b[31m"}}), pu0),
+                      Contains("control character"));
+    CHECK_THROWS_WITH(b.add_cpu_kind(kind(0, {{"CoreType", "\xff"}}), pu0),
+                      Contains("not valid UTF-8"));
+    b.add_cpu_kind(kind(0), pu0);
+    CHECK_THROWS_WITH(b.add_cpu_kind(kind(1), std::vector<std::uint32_t>{1, 0}),
+                      Contains("PU 0 is in CPU kinds #0 and #1"));
+
+    // Efficiencies, checked together: hwloc's ranks 0..n-1, or all unknown.
+    const auto with = [&](std::int32_t a, std::int32_t e) {
+        MachineTree::Builder t = four_pus();
+        t.add_cpu_kind(kind(a), pu0);
+        t.add_cpu_kind(kind(e), pu1);
+        return t;
+    };
+    CHECK_THAT(refusal(with(0, 2)), Contains("efficiency 2, but hwloc ranks 2 kinds from 0 to 1"));
+    CHECK_THAT(refusal(with(1, 1)), Contains("share the efficiency 1"));
+    CHECK_THAT(refusal(with(-1, 0)), Contains("1 of 2 CPU kinds have an unknown efficiency"));
+    CHECK_NOTHROW(std::move(with(-1, -1)).finish());
+    CHECK_NOTHROW(std::move(with(1, 0)).finish()); // any order, as a hand-written archive may
+}
+
+TEST_CASE("cpu kinds: equality and the signature see them", "[tree][cpu_kinds][signature]") {
+    const MachineTree plain = std::move(four_pus()).finish();
+    const MachineTree t = hybrid();
+    CHECK_FALSE(t == plain);
+    // Trees without kinds keep the signature they had before kinds.
+    CHECK(plain.signature().find("|k:") == std::string::npos);
+    CHECK(t.signature() ==
+          plain.signature() + "|k:0/0,2/CoreType:Small;1/1,3/CoreType:Big,FrequencyMaxMHz:4000;");
+    CHECK(tree_from_signature(t.signature()) == t);
+
+    // The same kinds over other PUs: another tree.
+    MachineTree::Builder b = four_pus();
+    b.add_cpu_kind(kind(0, {{"CoreType", "Small"}}), std::vector<std::uint32_t>{0, 1});
+    b.add_cpu_kind(kind(1, {{"CoreType", "Big"}, {"FrequencyMaxMHz", "4000"}}),
+                   std::vector<std::uint32_t>{2, 3});
+    CHECK_FALSE(std::move(b).finish() == t);
+}
+
+TEST_CASE("cpu kinds: any text reads back from the signature", "[tree][cpu_kinds][signature]") {
+    // Every separator of the signature, '%', blanks and UTF-8, in names and
+    // values; an empty value; unknown efficiencies.
+    const std::string odd = "a|b,c;d%e:f/g h\xc3\xa9";
+    MachineTree::Builder b = four_pus();
+    b.add_cpu_kind(kind(-1, {{odd, odd}, {"Empty", ""}}), std::vector<std::uint32_t>{0, 1, 2});
+    b.add_cpu_kind(kind(-1), std::vector<std::uint32_t>{3});
+    const MachineTree t = std::move(b).finish();
+    const std::string text = t.signature();
+    const std::string section = text.substr(text.find("|k:") + 1);
+    CHECK(section.find('|') == std::string::npos);
+    CHECK(section.find(' ') == std::string::npos);
+    CHECK_THAT(section, Contains("a%7Cb%2Cc%3Bd%25e%3Af%2Fg%20h%C3%A9"));
+    const MachineTree back = tree_from_signature(text);
+    CHECK(back == t);
+    CHECK(back.cpu_kinds()[0].infos[0].name == odd);
+    CHECK(back.signature() == text);
+}
+
+TEST_CASE("cpu kinds: a bad section is refused", "[tree][cpu_kinds][signature]") {
+    const std::string base = std::move(four_pus()).finish().signature();
+    for (const char* section :
+         {"|k:", "|k:0/0", "|k:0/0/", "|k:x/0/;", "|k:0/0/a;", "|k:0/0/a:b:c;", "|k:0/0/a:b,;",
+          "|k:0/0/a%4:b;", "|k:0/0/a%zz:b;", "|k:0/0/a:b/c;", "|k:0/9/;", "|k:0//;", "|k:0/1-0/;",
+          "|k:0/0/;0/1/;", "|k:-2/0/;", "|k:0/0/%1B:x;"}) {
+        INFO(section);
+        CHECK_THROWS_AS(tree_from_signature(base + section), InputError);
+    }
+}
+
+TEST_CASE("cpu kinds: parse_cpu_list reads what format_cpu_list writes", "[support][cpu_kinds]") {
+    CHECK(parse_cpu_list("", 4).empty());
+    CHECK(parse_cpu_list("3,0-1,1", 4) == std::vector<std::uint32_t>{0, 1, 3});
+    CHECK(parse_cpu_list("2-3,0-3", 4) == std::vector<std::uint32_t>{0, 1, 2, 3});
+    for (const std::vector<std::uint32_t>& set :
+         {std::vector<std::uint32_t>{0, 1, 2, 3, 8}, std::vector<std::uint32_t>{5},
+          std::vector<std::uint32_t>{0, 2, 4, 6, 7}})
+        CHECK(parse_cpu_list(format_cpu_list(set), 9) == set);
+    CHECK_THROWS_WITH(parse_cpu_list("0-4", 4), Contains("names an index past the last, 3"));
+    CHECK_THROWS_WITH(parse_cpu_list("0", 0), Contains("there is none"));
+    CHECK_THROWS_WITH(parse_cpu_list("3-1", 4), Contains("runs backwards"));
+    for (const char* bad :
+         {",", "1,", ",1", "1,,2", "-1", "+1", " 1", "1 ", "a", "1-", "1-2-3", "99999999999"})
+        CHECK_THROWS_AS(parse_cpu_list(bad, 4), InputError);
+    // A list repeating one wide range costs its length, not its ranges' sum.
+    std::string many;
+    for (int i = 0; i < 10000; ++i) many += "0-99999,";
+    many += "7";
+    CHECK(parse_cpu_list(many, 100000).size() == 100000);
+}
