@@ -16,6 +16,7 @@
 #include <pugixml.hpp>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace nettopo {
 
@@ -84,12 +85,15 @@ void add_memory(MachineTree::Builder& b, hwloc_obj_t mem, ObjectId parent) {
     }
 }
 
-void add_subtree(MachineTree::Builder& b, hwloc_obj_t o, ObjectId parent) {
+// `pus` receives the PU objects in the order the builder numbers them.
+void add_subtree(MachineTree::Builder& b, hwloc_obj_t o, ObjectId parent,
+                 std::vector<hwloc_obj_t>& pus) {
     const auto type = convert_type(o->type);
     if (!type || is_memory(*type)) return;
     const ObjectId id = b.add(*type, parent, os_index_of(o), size_of(o));
+    if (*type == ObjectType::PU) pus.push_back(o);
     add_memory(b, o->memory_first_child, id);
-    for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling) add_subtree(b, c, id);
+    for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling) add_subtree(b, c, id, pus);
 }
 
 // hwloc's NUMA latency matrix (the firmware's SLIT, or what a user gave
@@ -126,8 +130,10 @@ std::vector<std::uint64_t> numa_distances_of(hwloc_topology_t topo) {
 
 MachineTree convert(hwloc_topology_t topo) {
     MachineTree::Builder b;
-    add_subtree(b, hwloc_get_root_obj(topo), ObjectId());
+    std::vector<hwloc_obj_t> pus;
+    add_subtree(b, hwloc_get_root_obj(topo), ObjectId(), pus);
     b.set_numa_distances(numa_distances_of(topo));
+    detail::add_cpu_kinds(b, topo, pus);
     return std::move(b).finish();
 }
 

@@ -2,8 +2,10 @@
 // types that have them, read back exactly, and every malformed kind refused
 // with the file and the line of its element.
 #include "nettopo/formats/archive.hpp"
+#include "nettopo/formats/load.hpp"
 #include "nettopo/support/error.hpp"
 #include "testkit/archive_text.hpp"
+#include "testkit/real_data.hpp"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -94,6 +96,18 @@ TEST_CASE("archive cpu kinds: read, written back the same, version 4", "[archive
       </cpu-kinds>)"));
     CHECK(unranked.type(TypeId(0)).tree().cpu_kinds()[0].efficiency == -1);
     CHECK_THAT(archive_text(unranked), Contains("<kind pus=\"0-3\" />"));
+}
+
+TEST_CASE("archive cpu kinds: the hybrid exports round-trip", "[archive][cpu_kinds]") {
+    for (const std::string& path : test::hybrid_xmls()) {
+        INFO(path);
+        const Cluster c = load_cluster(path);
+        REQUIRE(c.type(TypeId(0)).tree().cpu_kinds().size() == 3);
+        const Cluster back = from_archive_text(archive_text(c));
+        CHECK(back.type(TypeId(0)).tree() == c.type(TypeId(0)).tree());
+        for (std::uint32_t p = 0; p < c.num_pes(); ++p)
+            CHECK(*back.cpu_kind_of(PeId(p)) == *c.cpu_kind_of(PeId(p)));
+    }
 }
 
 TEST_CASE("archive cpu kinds: malformed kinds are refused at their line", "[archive][cpu_kinds]") {

@@ -1,11 +1,13 @@
 // CPU kinds in the machine tree (issue 26): the builder's checks, the kind
 // of each PU, equality, and the signature section that carries them
 // between processes and in images ("|k:", percent-encoded text).
+#include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/support/cpu_set_text.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/tree/machine_tree.hpp"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -169,4 +171,28 @@ TEST_CASE("cpu kinds: parse_cpu_list reads what format_cpu_list writes", "[suppo
     for (int i = 0; i < 10000; ++i) many += "0-99999,";
     many += "7";
     CHECK(parse_cpu_list(many, 100000).size() == 100000);
+}
+
+TEST_CASE("cpu kinds: hwloc's kinds of fakecpukinds.xml, per PU", "[tree][cpu_kinds][hwloc]") {
+    const std::filesystem::path file =
+        std::filesystem::path(NETTOPO_SHARED_DATA) / "hwloc-xml" / "fakecpukinds.xml";
+    if (!std::filesystem::exists(file)) {
+        WARN("no " << file << ": skipped");
+        return;
+    }
+    // lstopo -i fakecpukinds.xml --cpukinds: kinds of cpusets 0x3, 0x4 and
+    // 0x8, ranked 0, 1, 2 (from forced efficiencies 0, 7, 10); the PUs in
+    // logical order have the OS indexes 0, 2, 1, 3.
+    const MachineTree t = load_hwloc_xml(file).tree;
+    REQUIRE(t.cpu_kinds().size() == 3);
+    CHECK(t.cpu_kinds()[0] == kind(0, {{"CoreType", "MySmallCore"}, {"FrequencyMaxMHz", "1000"}}));
+    CHECK(t.cpu_kinds()[1] == kind(1, {{"CoreType", "YouBigcore"}, {"FrequencyMaxMHz", "2000"}}));
+    CHECK(t.cpu_kinds()[2] == kind(2, {{"CoreType", "IntelCore"},
+                                       {"FrequencyMaxMHz", "2000"},
+                                       {"Features", "EverythingAndEvenMore"}}));
+    CHECK(t.pus_of_cpu_kind(0) == std::vector<std::uint32_t>{0, 2});
+    CHECK(t.pus_of_cpu_kind(1) == std::vector<std::uint32_t>{1});
+    CHECK(t.pus_of_cpu_kind(2) == std::vector<std::uint32_t>{3});
+    // A synthetic machine has none.
+    CHECK(tree_from_synthetic("pack:1 core:2 pu:2").cpu_kinds().empty());
 }
