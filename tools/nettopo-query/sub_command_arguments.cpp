@@ -81,6 +81,10 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
                         "(fill the closest PUs first)")
             ->capture_default_str()
             ->check(completion_words({"scatter", "compact"}));
+        sub->add_option("--prefer", o.distribute.prefer,
+                        "On hybrid CPUs, fill the PUs of this CPU kind first: performance (the "
+                        "kind hwloc ranks highest) or efficiency (the lowest)")
+            ->check(completion_words({"performance", "efficiency"}));
         sub->add_option("--rankfile", o.distribute.rankfile,
                         "Write an Open MPI rankfile ('-' = stdout; logical PUs: run mpirun "
                         "--use-hwthread-cpus --rankfile FILE)")
