@@ -230,31 +230,23 @@ void MachineTree::number_memory(MachineTree& t) {
 // hwloc ranks the kinds it can rank from 0 (least powerful) to the number
 // of kinds - 1, each rank once, and gives every kind -1 when it cannot rank
 // one (hwloc_internal_cpukinds_rank): anything else is not hwloc's ranking
-// and would order `distribute --prefer` by nothing meaningful.
+// and would order `distribute --prefer` by nothing meaningful. A tree may
+// hold fewer kinds than hwloc ranked (those of PUs it does not model: the
+// allowed part of an export), so its ranks may skip values.
 void MachineTree::Builder::check_cpu_kinds() const {
     const auto& kinds = tree_.cpu_kinds_;
     const auto n = static_cast<std::uint32_t>(kinds.size());
-    std::vector<char> taken(n, 0);
-    std::uint32_t unknown = 0;
-    for (std::uint32_t k = 0; k < n; ++k) {
-        const std::int32_t e = kinds[k].efficiency;
-        if (e == unknown_cpu_kind_efficiency) {
-            ++unknown;
-            continue;
-        }
-        if (static_cast<std::uint32_t>(e) >= n)
-            throw InputError(fmt::format("CPU kind #{} has the efficiency {}, but hwloc ranks {} "
-                                         "from 0 to {}",
-                                         k, e, n == 1 ? "one kind" : fmt::format("{} kinds", n),
-                                         n - 1));
-        if (taken[static_cast<std::size_t>(e)]++)
-            throw InputError(
-                fmt::format("CPU kinds share the efficiency {} (hwloc ranks each kind apart)", e));
-    }
-    if (unknown != 0 && unknown != n)
+    std::vector<std::int32_t> ranks; // sorted, not searched: an archive may hold many kinds
+    for (const CpuKind& kind : kinds)
+        if (kind.efficiency != unknown_cpu_kind_efficiency) ranks.push_back(kind.efficiency);
+    if (!ranks.empty() && ranks.size() != n)
         throw InputError(fmt::format("{} of {} CPU kinds have an unknown efficiency (hwloc ranks "
                                      "every kind or none)",
-                                     unknown, n));
+                                     n - ranks.size(), n));
+    std::sort(ranks.begin(), ranks.end());
+    if (const auto twice = std::adjacent_find(ranks.begin(), ranks.end()); twice != ranks.end())
+        throw InputError(
+            fmt::format("CPU kinds share the efficiency {} (hwloc ranks each kind apart)", *twice));
 }
 
 MachineTree MachineTree::Builder::finish() && {

@@ -128,8 +128,11 @@ TEST_CASE("archive cpu kinds: malformed kinds are refused at their line", "[arch
         check_refused(archive_with(kinds(fmt::format(R"(<kind efficiency="{}" pus="0" />)", e))), 7,
                       "is not a rank");
     }
-    check_refused(archive_with(kinds(R"(<kind efficiency="3" pus="0" />)")), 6,
-                  "efficiency 3, but hwloc ranks one kind from 0 to 0");
+    check_refused(archive_with(R"(      <cpu-kinds count="2">
+        <kind efficiency="1" pus="0-1" />
+        <kind efficiency="1" pus="2-3" />
+      </cpu-kinds>)"),
+                  6, "CPU kinds share the efficiency 1");
     check_refused(archive_with(kinds(R"(<kind pus="0"><info value="x" /></kind>)")), 7,
                   "lacks the attribute 'name'");
     check_refused(archive_with(kinds(R"(<kind pus="0"><info name="" value="x" /></kind>)")), 7,

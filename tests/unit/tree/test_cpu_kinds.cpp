@@ -5,9 +5,12 @@
 #include "nettopo/support/cpu_set_text.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/tree/machine_tree.hpp"
+#include "testkit/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -97,7 +100,8 @@ TEST_CASE("cpu kinds: the builder refuses what hwloc cannot have given", "[tree]
         t.add_cpu_kind(kind(e), pu1);
         return t;
     };
-    CHECK_THAT(refusal(with(0, 2)), Contains("efficiency 2, but hwloc ranks 2 kinds from 0 to 1"));
+    // A tree of part of a machine keeps hwloc's ranks of the kinds it has.
+    CHECK_NOTHROW(std::move(with(0, 2)).finish());
     CHECK_THAT(refusal(with(1, 1)), Contains("share the efficiency 1"));
     CHECK_THAT(refusal(with(-1, 0)), Contains("1 of 2 CPU kinds have an unknown efficiency"));
     CHECK_NOTHROW(std::move(with(-1, -1)).finish());
@@ -195,4 +199,22 @@ TEST_CASE("cpu kinds: hwloc's kinds of fakecpukinds.xml, per PU", "[tree][cpu_ki
     CHECK(t.pus_of_cpu_kind(2) == std::vector<std::uint32_t>{3});
     // A synthetic machine has none.
     CHECK(tree_from_synthetic("pack:1 core:2 pu:2").cpu_kinds().empty());
+
+    // Its allowed part when only P#0 and P#3 are allowed: kind #1 (P#2) has
+    // no PU left and is left out; the others keep hwloc's ranks, 0 and 2.
+    std::ifstream in(file);
+    std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const std::string whole = "allowed_cpuset=\"0x0000000f\"";
+    REQUIRE(text.find(whole) != std::string::npos);
+    text.replace(text.find(whole), whole.size(), "allowed_cpuset=\"0x00000009\"");
+    const test::TempDir dir("nettopo-kinds-");
+    std::ofstream(dir / "allowed.xml") << text;
+    const MachineTree part =
+        load_hwloc_xml(dir / "allowed.xml", nullptr, PuScope::allowed_only).tree;
+    REQUIRE(part.num_pus() == 2);
+    REQUIRE(part.cpu_kinds().size() == 2);
+    CHECK(part.cpu_kinds()[0].efficiency == 0);
+    CHECK(part.cpu_kinds()[1].efficiency == 2);
+    CHECK(part.cpu_kinds()[1].infos[0].value == "IntelCore");
+    CHECK(tree_from_signature(part.signature()) == part);
 }

@@ -76,7 +76,10 @@ struct CpuKind {
     /// energy-efficient) kind up to the number of kinds - 1 for the most
     /// powerful; unknown_cpu_kind_efficiency (-1) for every kind of a machine
     /// hwloc could not rank. A higher value means greater performance,
-    /// whatever the word suggests (hwloc's doc/hwloc.doxy, "CPU Kinds").
+    /// whatever the word suggests (hwloc's doc/hwloc.doxy, "CPU Kinds"). The
+    /// value hwloc reports, kept: where the tree models part of the machine
+    /// (an export's allowed PUs), the kinds of the other PUs are left out and
+    /// the ranks kept may skip one.
     std::int32_t efficiency = unknown_cpu_kind_efficiency;
     std::vector<CpuKindInfo> infos;                  ///< in hwloc's order
     bool operator==(const CpuKind&) const = default; ///< same efficiency and infos
@@ -225,12 +228,12 @@ public:
     /// finish() checks the efficiencies together.
     void add_cpu_kind(CpuKind kind, std::span<const std::uint32_t> pus);
     /// The check finish() makes of the CPU kinds' efficiencies, made now (a
-    /// reader locates its error at the kinds): all unknown, or distinct ranks
-    /// below the number of kinds, as hwloc ranks them. Throws InputError.
+    /// reader locates its error at the kinds): all unknown, or all known and
+    /// distinct, as hwloc ranks them. Throws InputError.
     void check_cpu_kinds() const;
     /// Checks the shape (one root, PUs have no children, every object has a PU
     /// or memory below it) and the CPU kinds' efficiencies (all unknown, or
-    /// distinct ranks below the number of kinds, as hwloc ranks them), and
+    /// all known and distinct, as hwloc ranks them), and
     /// computes the derived arrays. Throws InputError.
     MachineTree finish() &&;
 
