@@ -82,7 +82,13 @@ expect "auto always never" nettopo-query --index ""
 expect "hops" nettopo-query hop
 expect "FILES" nettopo-query -i ""
 expect "FILES" nettopo-query diff ""
-expect "host-switch= switch-switch= all=" nettopo-discover --latency ""
+# --latency: the link kinds of discover and gen, then the object types (issue 26).
+expect "host-switch= switch-switch= all= Machine= Package= Die= Group= L5= L4= L3= L2= L1= L3i= L2i= L1i= Core= PU=" \
+    nettopo-discover --latency ""
+expect "L5= L4= L3= L2= L1= L3i= L2i= L1i=" nettopo-query --latency L
+expect "Core=" nettopo-gen --latency Co
+expect "Package= PU=" nettopo-balance --latency P
+expect "Machine=" nettopo-bench distance --latency M
 expect "FILES" nettopo-discover --hosts a.xml ""
 expect "--json" nettopo-query --js
 expect "" nettopo-query --json --js

@@ -26,34 +26,19 @@ import json
 import subprocess
 import sys
 
-from real_exports import run_oracle, sampled
+from real_exports import OracleFailure as Failure, os_set, run, run_oracle, sampled
 
 SAMPLE_PER_CLUSTER = 4  # cluster exports checked per cluster (seeded)
 SAMPLE = sampled(4)  # PEs, cores and packages checked per export (seeded)
 
 
-class Failure(Exception):
-    pass
 
-
-def run(args):
-    p = subprocess.run(args, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise Failure(f"{' '.join(args)} exited {p.returncode}: {p.stderr.strip()}")
-    return p.stdout.strip()
 
 
 def calc(xml, *args):
     return run(["hwloc-calc", "-i", str(xml), "--disallowed", *args])
 
 
-def os_set(text):
-    """'0-3,8' or '0,1,2,3,8' -> {0, 1, 2, 3, 8}."""
-    out = set()
-    for item in filter(None, text.split(",")):
-        lo, _, hi = item.partition("-")
-        out.update(range(int(lo), int(hi or lo) + 1))
-    return out
 
 
 def check_file(bin_dir, xml, rng):

@@ -118,12 +118,14 @@ tool_names = re.compile(r'\b(' + '|'.join(sorted(d for d in tool_dirs if d.start
 # file: nettopo's spec language, whose options archives and workload presets
 # store and family_from_spec and generate_from_spec read ("torus --dims 4x4",
 # "ring --machines 3 --machine 'pu:1' --latency all=5"): the families layer,
-# the cluster specs of gen, the workload presets; and srun's own option in the
-# Slurm launch notes.
+# the cluster specs of gen, the workload presets; srun's own option in the
+# Slurm launch notes; lstopo's in the remedy for hwloc exports of a newer
+# format.
 option_word = re.compile(r'(?<![\w-])--[A-Za-z][\w-]*')
 spec_language = ('lib/src/families/', 'lib/include/nettopo/families/',
                  'lib/src/gen/cluster_spec.cpp', 'lib/src/balance/workload_presets.cpp')
-foreign_options = {'lib/src/balance/slurm_launch.cpp': {'--cpu-bind'}}
+foreign_options = {'lib/src/balance/slurm_launch.cpp': {'--cpu-bind'},
+                   'lib/src/hwloc/hwloc3_to_v2.cpp': {'--export-xml-flags'}}
 for path in list(sources('lib/src')) + list(sources('lib/include')):
     here = layer_of(path)
     if here is not None and here not in rank:

@@ -27,21 +27,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from real_exports import check_exports, oracle_inputs, real_exports, sampled
+from real_exports import OracleFailure as Failure, check_exports, oracle_inputs, real_exports, run, sampled
 import random
 
 SAMPLE = sampled(3)  # PUs checked per export (seeded)
 
 
-class Failure(Exception):
-    pass
 
-
-def run(args, ok=(0,)):
-    p = subprocess.run(args, capture_output=True, text=True)
-    if p.returncode not in ok:
-        raise Failure(f"{' '.join(map(str, args))} exited {p.returncode}: {p.stderr.strip()}")
-    return p.stdout.strip()
 
 
 def calc(xml, *args):

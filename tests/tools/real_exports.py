@@ -1,5 +1,6 @@
 """What the oracles over real hwloc exports share (tests/tools/*_oracle.py):
-their command line, the exports to check and the loop that checks them.
+their command line, the exports to check and the loop that checks them, and
+run / os_set / OracleFailure (a tool's output, a cpuset list as a set).
 
 oracle_inputs(usage, tools): see below.
 
@@ -9,14 +10,16 @@ real_exports(data, rng, per_cluster): every export of DATA/hwloc-xml/ and a
 seeded sample of sampled(PER_CLUSTER) full exports (not topology diffs) of each
 DATA/clusters/*/hwloc/.
 
-check_exports(files, data, check, failure, agree): runs check(xml) on each
-(it returns a line to print, "ok ..." when it agrees, or raises FAILURE),
-prints one line per export and a total with AGREE ("agree with hwloc"), and returns
-the exit status: 1 on any failure or when fewer than 20 exports were checked.
+check_exports(files, data, check, failure, agree, minimum=20): runs check(xml)
+on each (it returns a line to print, "ok ..." when it agrees, or raises
+FAILURE), prints one line per export and a total with AGREE ("agree with
+hwloc"), and returns the exit status: 1 on any failure or when fewer than
+MINIMUM exports were checked.
 """
 import os
 import random
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -24,6 +27,29 @@ from pathlib import Path
 # the oracles check a quarter of their samples there (the release build
 # checks them all); see sampled().
 SANITIZED = os.environ.get("NETTOPO_SANITIZED") == "1"
+
+
+class OracleFailure(Exception):
+    """An oracle's disagreement (or a tool that failed): one line to print."""
+
+
+def run(args):
+    """ARGS' standard output, stripped; OracleFailure naming the command when
+    it exits non-zero."""
+    p = subprocess.run([str(a) for a in args], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise OracleFailure(f"{' '.join(map(str, args))} exited {p.returncode}: "
+                            f"{p.stderr.strip()}")
+    return p.stdout.strip()
+
+
+def os_set(text):
+    """'0-3,8' or '0,1,2,3,8' -> {0, 1, 2, 3, 8}."""
+    out = set()
+    for item in filter(None, text.split(",")):
+        lo, _, hi = item.partition("-")
+        out.update(range(int(lo), int(hi or lo) + 1))
+    return out
 
 
 def sampled(count):
@@ -58,7 +84,7 @@ def real_exports(data, rng, per_cluster):
     return files
 
 
-def check_exports(files, data, check, failure, agree):
+def check_exports(files, data, check, failure, agree, minimum=20):
     failures = checked = 0
     for xml in files:
         name = xml.relative_to(data)
@@ -70,8 +96,8 @@ def check_exports(files, data, check, failure, agree):
             failures += 1
             print(f"FAIL {name}: {e}")
     print(f"{checked} of {len(files)} exports {agree}, {failures} disagree")
-    if checked < 20:
-        print("FAIL: fewer than 20 exports checked")
+    if checked < minimum:
+        print(f"FAIL: fewer than {minimum} exports checked")
         return 1
     return 1 if failures else 0
 

@@ -34,6 +34,7 @@ void add_balance_options(CLI::App& app, BalanceToolOptions& o) {
                    "Cluster of a generated family, as nettopo-gen's arguments "
                    "(\"torus --dims 4x4x4 --machine 'core:8 pu:1'\")");
     add_node_level_option(app, o.node_level);
+    add_latency_option(app, o.latencies);
     add_allowed_only_option(app, o.allowed_only);
     app.add_option("-w,--workload", o.workload,
                    "lb_test:tasks=N,pattern=ring|mesh2d|mesh3d|randgraph,min=US,max=US,"

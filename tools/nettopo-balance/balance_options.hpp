@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace nettopo {
 
@@ -15,6 +16,7 @@ struct BalanceToolOptions {
     std::string input, gen, node_level = "auto", decision_time = "measured";
     std::string index_use = "auto"; // --index: auto, always, never
     std::string workload, strategies;
+    std::vector<std::string> latencies; // --latency TYPE=NS
     std::optional<std::uint32_t> iterations, every;
     std::optional<std::uint64_t> seed;
     std::uint32_t seeds = 1;

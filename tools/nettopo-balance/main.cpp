@@ -66,6 +66,7 @@ LoadedTopology load_input(const Options& o, const WorkloadPreset* preset, Progre
     load.build.limits = limits_from_environment();
     load.hwloc_sandbox = &hwloc_sandbox;
     load.node_level = parse_node_level(o.node_level);
+    load.level_latencies = parse_level_latencies(o.latencies);
     load.progress = progress;
     load.pu_scope = o.allowed_only ? PuScope::allowed_only : PuScope::whole_machine;
     if (o.gen.empty() && o.input.empty() && preset && preset->cluster_is_description) {
@@ -78,6 +79,7 @@ LoadedTopology load_input(const Options& o, const WorkloadPreset* preset, Progre
         gen.limits = load.build.limits;
         gen.hwloc_sandbox = &hwloc_sandbox;
         gen.progress = progress;
+        gen.level_latencies = load.level_latencies;
         return {generate_from_spec(spec, gen), nullptr, {}, {}};
     }
     return nettopo::load_input(

@@ -35,10 +35,13 @@ struct Input {
     std::shared_ptr<const Family> family; // null for a loaded archive
     bool preset = false;                  // one-PU machines and unit links, as the thesis
 };
-Input preset_input(const std::string& preset);
-Input family_input(const std::string& spec); // a nettopo-gen family text
+// Each input's machine types get `latencies` over their tables (--latency TYPE=NS).
+Input preset_input(const std::string& preset, const LevelLatencyOverrides& latencies = {});
+// A nettopo-gen family text.
+Input family_input(const std::string& spec, const LevelLatencyOverrides& latencies = {});
 // A user's file; hwloc parses in a child process (ChildProcessSandbox).
-Input file_input(const std::string& path, bool allow_disconnected = false);
+Input file_input(const std::string& path, bool allow_disconnected = false,
+                 const LevelLatencyOverrides& latencies = {});
 
 std::vector<Measurement> run_init(const Input& in, const RunOptions& o);
 std::vector<Measurement> run_save(const Input& in, const RunOptions& o);

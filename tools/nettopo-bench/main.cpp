@@ -2,6 +2,7 @@
 // theses did, on their inputs or any other, against peers measured in the
 // same run (hwloc, Boost.Graph, the slow twins).
 #include "common/child_process_sandbox.hpp"
+#include "common/common_options.hpp"
 #include "common/completion_table.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo-bench/bench_report.hpp"
@@ -25,6 +26,7 @@ using namespace nettopo::bench;
 
 struct Options {
     std::vector<std::string> presets, files, families;
+    std::vector<std::string> latencies; // --latency TYPE=NS
     RunOptions run;
     std::size_t budget_mb = 0;
     bool csv = false, csv_comments = false, json = false, allow_disconnected = false;
@@ -74,14 +76,15 @@ const std::vector<SubCommand>& commands() {
 // Inputs are made one at a time, so each is measured (memory included)
 // without the previous ones still held.
 std::vector<std::function<Input()>> inputs(const Options& o) {
+    const LevelLatencyOverrides lat = parse_level_latencies(o.latencies);
     std::vector<std::function<Input()>> in;
-    for (const auto& p : o.presets) in.emplace_back([p] { return preset_input(p); });
-    for (const auto& f : o.families) in.emplace_back([f] { return family_input(f); });
+    for (const auto& p : o.presets) in.emplace_back([p, lat] { return preset_input(p, lat); });
+    for (const auto& f : o.families) in.emplace_back([f, lat] { return family_input(f, lat); });
     for (const auto& f : o.files)
-        in.emplace_back([f, &o] { return file_input(f, o.allow_disconnected); });
+        in.emplace_back([f, lat, &o] { return file_input(f, o.allow_disconnected, lat); });
     if (in.empty())
         for (const char* p : {"tree-M", "mesh2D", "mesh3D", "tree-G"})
-            in.emplace_back([p] { return preset_input(p); });
+            in.emplace_back([p, lat] { return preset_input(p, lat); });
     return in;
 }
 
@@ -219,6 +222,7 @@ void add_options(CLI::App* sub, Options& o, bool lca) {
             ->capture_default_str();
         sub->add_flag("--allow-disconnected", o.allow_disconnected,
                       "Accept a cluster file whose network is not connected");
+        add_latency_option(*sub, o.latencies);
         sub->add_option("--budget", o.budget_mb,
                         "Memory the distance index may hold, in MiB (default 512)")
             ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 30));

@@ -41,7 +41,9 @@ struct Options {
     // Real-cluster sources.
     nettopo::ClusterSources sources;
     std::string default_machine, host_name = "auto";
+    // --latency: link kinds (assembling only) and machine levels (any input).
     std::vector<std::string> latencies;
+    nettopo::LatencyValues latency; // read from `latencies` before anything else
     bool hosts_only = false, strict = false, check = false, json = false, output_given = false;
     bool allowed_only = false;
     // --index: how --check's hop counts are answered; always (a bare --index)
@@ -66,6 +68,9 @@ void check_mpi_usage(Options& o) {
                                   "--hosts-only for hosts on one flat network");
     if (o.name.empty() && o.hosts_only)
         o.name = o.output == "-" ? "cluster" : nettopo::file_stem(o.output);
+    // A bad --latency TYPE=NS too, before any rank discovers (discover()
+    // reads them again, to the same result).
+    o.latency = nettopo::split_latency_values(o.latencies);
 }
 
 // Joins --hosts with a fabric; warnings are summarised on stderr.
@@ -88,8 +93,9 @@ nettopo::Assembly assemble(const Options& o, bool for_check) {
     a.name = o.name;
     a.node_level = nettopo::parse_node_level(o.node_level);
     if (!o.default_machine.empty()) a.default_machine = o.default_machine;
-    for (const auto& l : o.latencies)
+    for (const auto& l : o.latency.links)
         nettopo::read_named("--latency", [&] { nettopo::set_latency_override(a, l); });
+    a.level_latencies = o.latency.levels;
     a.hosts_only = o.hosts_only;
     a.pu_scope = o.allowed_only ? nettopo::PuScope::allowed_only : nettopo::PuScope::whole_machine;
     a.host_naming = o.host_name == "export" ? nettopo::HostNaming::export_name
@@ -131,6 +137,7 @@ std::optional<nettopo::Cluster> load_expected(const Options& o, nettopo::Progres
     load.hwloc_sandbox = &hwloc_sandbox;
     load.progress = &progress;
     load.node_level = nettopo::parse_node_level(o.node_level);
+    load.level_latencies = o.latency.levels;
     load.build.allow_disconnected = o.allow_disconnected;
     std::optional<nettopo::Cluster> expected(nettopo::load_cluster(o.expect, load));
     progress.finish();
@@ -157,7 +164,7 @@ int compare_with_expected(const Options& o, const std::optional<nettopo::Cluster
     return nettopo::exit_ok;
 }
 
-int discover(const Options& o) {
+int discover(Options& o) {
     if (o.output == "-" && (o.show || o.summary || o.check))
         throw nettopo::UsageError("--show, --summary and --check print to standard output, "
                                   "which -o - already uses for the archive");
@@ -170,8 +177,9 @@ int discover(const Options& o) {
     if (!o.sources.node_name_map.empty() && o.sources.ibnetdiscover.empty())
         throw nettopo::UsageError("--node-name-map names the nodes of an --ibnetdiscover dump: "
                                   "give one");
+    o.latency = nettopo::split_latency_values(o.latencies);
     if (!o.assembling() && (o.check || o.strict || !o.default_machine.empty() ||
-                            !o.latencies.empty() || o.host_name != "auto"))
+                            !o.latency.links.empty() || o.host_name != "auto"))
         throw nettopo::UsageError("--check, --strict, --default-machine, --latency and "
                                   "--host-name apply when assembling --hosts with a fabric");
     if (const std::string problem = nettopo::name_problem(o.name); !problem.empty())
@@ -201,6 +209,7 @@ int discover(const Options& o) {
         load.hwloc_sandbox = &hwloc_sandbox;
         load.progress = &progress;
         load.node_level = nettopo::parse_node_level(o.node_level);
+        load.level_latencies = o.latency.levels;
         load.build.allow_disconnected = o.allow_disconnected;
         load.pu_scope =
             o.allowed_only ? nettopo::PuScope::allowed_only : nettopo::PuScope::whole_machine;
@@ -286,10 +295,10 @@ int main(int argc, char** argv) {
     app.add_option("--default-machine", o.default_machine,
                    "hwloc synthetic description for fabric hosts without an hwloc export "
                    "(otherwise they are left out and reported)");
-    app.add_option("--latency", o.latencies,
-                   "KIND=NS latency of host-switch (default 200) or switch-switch (100) links, "
-                   "replacing what the source gives; repeatable")
-        ->check(nettopo::completion_words({"host-switch=", "switch-switch=", "all="}));
+    nettopo::add_latency_option(app, o.latencies,
+                                "KIND=NS latency of host-switch (default 200) or switch-switch "
+                                "(100) links, replacing what the source gives (when assembling)",
+                                {"host-switch=", "switch-switch=", "all="});
     app.add_flag("--strict", o.strict, "Mismatches between the sources are errors, not warnings");
     app.add_flag("--check", o.check,
                  "Print a validation report of the assembled cluster (counts, connectivity, "

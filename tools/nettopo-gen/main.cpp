@@ -179,8 +179,10 @@ int generate_cluster(const Options& o, const FamilyCommand* command) {
     options.limits = o.force ? Limits::ids_only() : limits_from_environment();
     options.name = preset && o.name.empty() ? o.preset : o.name;
     if (preset) options.links = LinkClasses::uniform(preset_latency_ns, 0);
-    for (const auto& l : o.latencies)
+    const LatencyValues latency = split_latency_values(o.latencies);
+    for (const auto& l : latency.links)
         read_named("--latency", [&] { set_link_class(options.links, LinkField::Latency, l); });
+    options.level_latencies = latency.levels;
     for (const auto& b : o.bandwidths)
         read_named("--bandwidth", [&] { set_link_class(options.links, LinkField::Bandwidth, b); });
 
@@ -237,10 +239,10 @@ int main(int argc, char** argv) {
         ->type_name("FILE");
     add_allowed_only_option(app, o.allowed_only);
     add_node_level_option(app, o.node_level);
-    app.add_option("--latency", o.latencies,
-                   "KIND=NS for a link class: host-switch (200), switch-switch (100), local "
-                   "(100), global (300), or all; repeatable")
-        ->check(completion_words({"host-switch=", "switch-switch=", "local=", "global=", "all="}));
+    add_latency_option(app, o.latencies,
+                       "KIND=NS for a link class: host-switch (200), switch-switch (100), local "
+                       "(100), global (300), or all",
+                       {"host-switch=", "switch-switch=", "local=", "global=", "all="});
     app.add_option("--bandwidth", o.bandwidths,
                    "KIND=GBITS for a link class (default 200 Gbit/s for all); repeatable")
         ->check(completion_words({"host-switch=", "switch-switch=", "local=", "global=", "all="}));

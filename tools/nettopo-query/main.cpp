@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
     add_input_option(app, o.input);
     app.add_flag("--json", o.json, "One JSON object per result line");
     add_node_level_option(app, o.node_level);
+    add_latency_option(app, o.latencies);
     app.add_flag("--allow-disconnected", o.allow_disconnected,
                  "Accept a description whose network is not connected");
     add_allowed_only_option(app, o.allowed_only);
@@ -76,6 +77,7 @@ int main(int argc, char** argv) {
         load.hwloc_sandbox = &hwloc_sandbox;
         load.progress = &progress;
         load.node_level = parse_node_level(o.node_level);
+        load.level_latencies = parse_level_latencies(o.latencies);
         load.build.allow_disconnected = o.allow_disconnected;
         load.pu_scope = o.allowed_only ? PuScope::allowed_only : PuScope::whole_machine;
         if (o.input.empty()) o.input = default_input("nettopo-query", o.quiet);

@@ -1,6 +1,7 @@
 #include "nettopo-query/pe_naming.hpp"
 
 #include "nettopo/model/detail/name_hint.hpp"
+#include "nettopo/model/devices.hpp"
 #include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
@@ -199,6 +200,15 @@ std::vector<PuSet> PeNaming::require_pu_sets(std::string_view what) const {
         if (!n) throw UsageError(fmt::format("'{}': expected node:N, N a node index", what));
         const NodeId node = require_node(*n);
         return {{cluster_.machine_of_node(node), cluster_.pes_of_node(node), std::nullopt, node}};
+    }
+    // A device (gpu2, mlx5_0, HOST:gpu2) unless a machine has that name:
+    // its local PUs, one set per machine that has it.
+    if (!cluster_.find_machine(what)) {
+        std::vector<PuSet> sets;
+        for (const MachineDevice& d : find_devices(cluster_, what))
+            if (!view_ || view_->contains(d.machine))
+                sets.push_back({d.machine, device_pes(cluster_, d), std::nullopt, std::nullopt});
+        if (!sets.empty()) return sets;
     }
     const bool pe_like = what.find_first_not_of("0123456789") == std::string_view::npos ||
                          (physical_ && what.find(':') != std::string_view::npos);

@@ -23,12 +23,14 @@ struct Options {
     bool allowed_only = false, quiet = false;
     bool physical = false, mask = false; // -p; cpuset-of --mask
     JobOptions job;                      // --nodes, --hostfile, --job
+    std::vector<std::string> latencies;  // --latency TYPE=NS
     std::vector<std::string> pes;        // the two PEs of a pair query, as PeNaming reads them
     std::string pe;                      // the PE of a single-PE query
     std::uint64_t index = 0;             // the node of a single-node query
     std::uint64_t k = 0;
     DistributeRequest distribute;    // distribute N [--policy] [--rankfile] [--slurm]
     std::string index_kind = "auto"; // index: --kind
+    std::string device_kind;         // nearest-device: --kind
     std::uint64_t budget_mb = 512;   // index: --budget-mb
 };
 

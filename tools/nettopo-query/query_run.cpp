@@ -50,4 +50,13 @@ std::vector<MachineId> allocation_of(const Run& r) {
     return all_machines(r.cluster);
 }
 
+std::vector<MachineId> Run::devices_machines() const {
+    if (!o.name.empty()) return naming.require_machines(o.name);
+    std::vector<MachineId> machines;
+    for (std::uint32_t m = 0; m < cluster.num_machines(); ++m)
+        if (!naming.view() || naming.view()->contains(MachineId(m)))
+            machines.push_back(MachineId(m));
+    return machines;
+}
+
 } // namespace nettopo

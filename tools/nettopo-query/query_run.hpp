@@ -34,6 +34,9 @@ struct Run {
     std::optional<FileStamp> input_stamp = std::nullopt; // -i's stamp before it was read, if a file
 
     PeId pe() const { return naming.require_pe(o.pe); }
+    // The machines an optional MACHINE|HOSTLIST argument names: every
+    // machine (of the view) without it.
+    std::vector<MachineId> devices_machines() const;
     PeId pair_pe(std::size_t i) const { return naming.require_pe(o.pes.at(i)); }
 
     // Gives the engine the policy of --index and the kept index for this

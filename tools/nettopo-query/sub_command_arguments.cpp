@@ -31,6 +31,15 @@ const CLI::Validator pe_check(
     },
     "PE");
 
+// nearest's first argument may also be a device, which PeNaming checks.
+const CLI::Validator pe_or_device_check(
+    [](std::string& v) -> std::string {
+        if (v.empty()) return "expected a PE or a device";
+        if (v.find_first_not_of("0123456789") != std::string::npos) return {};
+        return index_check(v);
+    },
+    "PE|DEVICE");
+
 const CLI::Validator format_check(
     [](std::string& v) -> std::string {
         if (is_export_format(v)) return {};
@@ -47,10 +56,14 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
         sub->add_option("node", o.index, "Node index")->required()->check(index_check);
     if (args == "machine")
         sub->add_option("machine", o.name, "Machine name or hostlist ('node[01-04]')")->required();
+    if (args == "devices")
+        sub->add_option("machine", o.name,
+                        "Machine name or hostlist ('node[01-04]'); all machines without it");
     if (args == "vertex") sub->add_option("name", o.name, "Machine or switch name")->required();
     if (args == "cpuset") {
         sub->add_option("what", o.pe,
-                        "A PE (HOST:OS with -p), a machine name or hostlist, or node:N")
+                        "A PE (HOST:OS with -p), a machine name or hostlist, node:N, or a "
+                        "device (gpu2, mlx5_0, HOST:gpu2): the PUs local to it")
             ->required();
         sub->add_flag("--mask", o.mask,
                       "Print hwloc's hex cpuset mask (0x000000ff) instead of a list");
@@ -60,8 +73,15 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
                         "The cluster expected: archive, description or hwloc XML ('-' = stdin)")
             ->required()
             ->type_name("FILE");
-    if (args == "nearest") {
+    if (args == "nearest-device") {
         sub->add_option("pe", o.pe, "PE index")->required()->check(pe_check);
+        sub->add_option("--kind", o.device_kind, "Only devices of this kind")
+            ->check(CLI::IsMember({"gpu", "nic", "storage", "other"}));
+    }
+    if (args == "nearest") {
+        sub->add_option("pe", o.pe, "PE index, or a device (gpu2, HOST:mlx5_0)")
+            ->required()
+            ->check(pe_or_device_check);
         sub->add_option("k", o.k, "How many PEs")->required()->check(index_check);
     }
     if (args == "pair") {

@@ -8,12 +8,14 @@
 #include "common/output.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo-query/allocation_printer.hpp"
+#include "nettopo-query/device_printer.hpp"
 #include "nettopo-query/distribute_command.hpp"
 #include "nettopo-query/draw_highlight.hpp"
 #include "nettopo-query/export_formats.hpp"
 #include "nettopo-query/index_command.hpp"
 #include "nettopo/model/cluster_diff.hpp"
 #include "nettopo/query/allocation.hpp"
+#include "nettopo/query/device_nearest.hpp"
 #include "nettopo/query/summary.hpp"
 #include "nettopo/support/error.hpp"
 
@@ -69,8 +71,23 @@ const std::vector<SubCommand>& commands() {
              const PathMetric m = r.o.by_hops ? PathMetric::Hops : PathMetric::Latency;
              r.for_pairs([&](PeId a, PeId b) { r.out.path(a, b, r.engine.path(a, b, m)); });
          }},
-        {"nearest", "The K PEs closest to a PE (ties by PE id)", "nearest",
+        {"nearest",
+         "The K PEs closest to a PE (ties by PE id), or to a device (gpu2, HOST:mlx5_0: its "
+         "local PEs first)",
+         "nearest",
          [](Run& r) {
+             if (!r.cluster.find_machine(r.o.pe))
+                 if (const auto d = one_device(r.cluster, r.o.pe)) {
+                     if (r.view)
+                         throw UsageError("nearest DEVICE does not take --nodes, --hostfile or "
+                                          "--job yet: ask about the whole cluster");
+                     const auto k = static_cast<std::uint32_t>(
+                         std::min<std::uint64_t>(r.o.k, r.naming.num_pes()));
+                     print_nearest_to_device(r.naming, *d, static_cast<std::uint32_t>(r.o.k),
+                                             nearest_to_device(r.engine, *d, k), r.o.json,
+                                             std::cout);
+                     return;
+                 }
              const PeId p = r.pe();
              // No more than every PE can be asked for; the answer says what was asked.
              const auto k =
@@ -132,9 +149,33 @@ const std::vector<SubCommand>& commands() {
              write_output(r.o.output.empty() ? "-" : r.o.output,
                           [&](std::ostream& out) { out << text.str(); });
          }},
+        {"nearest-device",
+         "The devices of a PE's machine, nearest first (with --kind: only GPUs, adapters...)",
+         "nearest-device",
+         [](Run& r) {
+             if (r.view)
+                 throw UsageError("nearest-device does not take --nodes, --hostfile or --job "
+                                  "yet: ask about the whole cluster");
+             std::optional<DeviceKind> kind;
+             if (!r.o.device_kind.empty()) kind = device_kind_from(r.o.device_kind);
+             const PeId p = r.pe();
+             print_nearest_devices(r.naming, p, kind, nearest_devices(r.cluster, p, kind), r.o.json,
+                                   std::cout);
+         }},
+        {"device-matrix",
+         "How a machine's GPUs and adapters reach each other (nvidia-smi topo -m's X, PIX, PXB, "
+         "PHB, NODE, SYS, from the PCI tree), with their CPU and NUMA affinity",
+         "devices",
+         [](Run& r) { print_device_matrix(r.naming, r.devices_machines(), r.o.json, std::cout); }},
+        {"devices",
+         "GPUs, network adapters and other I/O devices of the machines (or of a machine or "
+         "hostlist): one line each, with their PCI address and local PUs and NUMA nodes",
+         "devices",
+         [](Run& r) { print_devices(r.naming, r.devices_machines(), r.o.json, std::cout); }},
         {"cpuset-of",
-         "OS indexes of the PUs of a PE, a machine (or hostlist: one line per machine) or "
-         "node:N, as a list (0-3,8) or with --mask as hwloc's hex mask",
+         "OS indexes of the PUs of a PE, a machine (or hostlist: one line per machine), "
+         "node:N or a device (gpu2, mlx5_0, HOST:gpu2: the PUs local to it), as a list "
+         "(0-3,8) or with --mask as hwloc's hex mask",
          "cpuset",
          [](Run& r) {
              const auto sets = r.naming.require_pu_sets(r.o.pe);

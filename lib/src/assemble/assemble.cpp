@@ -262,8 +262,9 @@ private:
             if (first_of_tree) {
                 auto [it, fresh] = type_of_tree.try_emplace(mc.tree->signature());
                 if (fresh)
-                    it->second = builder.add_type(MachineType(
-                        mc.description, *mc.tree, o_.node_level, LevelLatencies::defaults()));
+                    it->second = builder.add_type(
+                        MachineType(mc.description, *mc.tree, o_.node_level,
+                                    o_.level_latencies.applied_to(LevelLatencies::defaults())));
                 shared->second = it->second;
             }
             // Hosts of a real fabric (InfiniBand, Ethernet under Slurm, the

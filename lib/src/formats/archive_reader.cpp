@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <fmt/format.h>
 #include <iterator>
@@ -27,7 +28,8 @@ class ArchiveReader {
 public:
     ArchiveReader(std::string buffer, const std::string& source, const LoadOptions& options)
         : buffer_(std::move(buffer)), source_(source), progress_(options.progress),
-          node_level_(options.node_level), limits_(options.build.limits) {}
+          node_level_(options.node_level), level_latencies_(options.level_latencies),
+          limits_(options.build.limits) {}
 
     Cluster read() {
         // pugixml parses the buffer in place (no copy of a 66 MB archive,
@@ -230,9 +232,13 @@ private:
             for (pugi::xml_node c : t.children()) {
                 const std::string_view name = c.name();
                 if (c.type() == pugi::node_element && name != "latencies" &&
-                    name != "numa-distances" && name != "cpu-kinds" && name != "object")
+                    name != "numa-distances" && name != "cpu-kinds" && name != "io" &&
+                    name != "object")
                     fail(c, fmt::format("unexpected <{}> inside <type>", name));
             }
+            // The caller's latencies win over the archive's, as over a
+            // description's lat. options.
+            lat = level_latencies_.applied_to(lat);
             MachineTree::Builder b;
             const pugi::xml_node root = child(t, "object");
             read_objects(root, b, ObjectId());
@@ -240,6 +246,7 @@ private:
                 b.set_numa_distances(numa_distances(nd, version));
             if (const pugi::xml_node kinds = t.child("cpu-kinds"))
                 read_cpu_kinds(kinds, b, version);
+            if (const pugi::xml_node io = t.child("io")) read_io(io, root, version, b);
             MachineTree tree;
             try {
                 tree = std::move(b).finish();
@@ -320,6 +327,94 @@ private:
     // forwards="yes|no" (version 3; absent: yes). An older version cannot
     // hold it: an archive that says version 2 is read by nettopos that would
     // take its end hosts for routers.
+    // <io> (version 4): PCI objects and devices; references are checked
+    // here, where the line is known.
+    void read_io(pugi::xml_node io, pugi::xml_node root, std::uint64_t version,
+                 MachineTree::Builder& b) const {
+        if (version < 4)
+            fail(io, fmt::format("<io> needs archive format version 4 (this archive says "
+                                 "version {})",
+                                 version));
+        // The CPU-side objects, which localities index in pre-order.
+        std::uint64_t objects = 0;
+        std::vector<pugi::xml_node> stack{root};
+        while (!stack.empty()) {
+            const pugi::xml_node o = stack.back();
+            stack.pop_back();
+            ++objects;
+            for (pugi::xml_node c : o.children("object")) stack.push_back(c);
+        }
+        std::uint64_t pci = 0;
+        std::vector<std::string> names;
+        for (pugi::xml_node e : io.children()) {
+            const std::string_view tag = e.name();
+            const std::uint64_t locality = number(e, "locality", objects - 1);
+            if (tag == "pci") {
+                const std::string_view kind = text(e, "kind");
+                PciObject p{kind == "host-bridge" ? PciKind::HostBridge
+                            : kind == "bridge"    ? PciKind::Bridge
+                                                  : PciKind::Device,
+                            static_cast<std::uint32_t>(
+                                optional_number(e, "parent", no_pci, pci == 0 ? 0 : pci - 1)),
+                            ObjectId(static_cast<std::uint32_t>(locality))};
+                if (kind != "host-bridge" && kind != "bridge" && kind != "device")
+                    fail(e, fmt::format("unknown PCI kind '{}' (expected host-bridge, bridge or "
+                                        "device)",
+                                        kind));
+                if (e.attribute("parent") && pci == 0)
+                    fail(e, "the first PCI object cannot have a parent");
+                read_pci_address(e, p);
+                b.add_pci(p);
+                ++pci;
+            } else if (tag == "device") {
+                const auto kind = device_kind_from(text(e, "kind"));
+                if (!kind)
+                    fail(e, fmt::format("unknown device kind '{}' (expected gpu, nic, storage or "
+                                        "other)",
+                                        text(e, "kind")));
+                IoDevice d{*kind,
+                           text(e, "name"),
+                           {},
+                           static_cast<std::uint32_t>(
+                               optional_number(e, "pci", no_pci, pci == 0 ? no_pci : pci - 1)),
+                           ObjectId(static_cast<std::uint32_t>(locality)),
+                           e.attribute("vendor").value(),
+                           e.attribute("model").value(),
+                           e.attribute("subtype").value()};
+                if (e.attribute("pci") && pci == 0) fail(e, "pci= names no PCI object");
+                if (d.name.empty()) fail(e, "a device needs a name");
+                if (std::find(names.begin(), names.end(), d.name) != names.end())
+                    fail(e, fmt::format("a second device called '{}'", d.name));
+                names.push_back(d.name);
+                for (pugi::xml_node n : e.children("name")) d.names.emplace_back(n.child_value());
+                b.add_device(std::move(d));
+            } else {
+                fail(e, fmt::format("unexpected <{}> inside <io>", e.name()));
+            }
+        }
+    }
+
+    // busid="DDDD:BB:DD.F" and id="VVVV:DDDD:CCCC" (hex), as written.
+    void read_pci_address(pugi::xml_node e, PciObject& p) const {
+        unsigned domain = 0, bus = 0, dev = 0, func = 0, vendor = 0, device = 0;
+        char tail = 0;
+        const char* busid = text(e, "busid");
+        if (std::sscanf(busid, "%x:%x:%x.%x%c", &domain, &bus, &dev, &func, &tail) != 4 ||
+            bus > 0xff || dev > 0x1f || func > 7)
+            fail(e, fmt::format("bad busid \"{}\" (expected DDDD:BB:DD.F)", busid));
+        p.domain = domain;
+        p.bus = static_cast<std::uint8_t>(bus);
+        p.dev = static_cast<std::uint8_t>(dev);
+        p.func = static_cast<std::uint8_t>(func);
+        if (p.kind == PciKind::HostBridge) return;
+        const char* id = text(e, "id");
+        if (std::sscanf(id, "%x:%x%c", &vendor, &device, &tail) != 2 || vendor > 0xffff ||
+            device > 0xffff)
+            fail(e, fmt::format("bad id \"{}\" (expected VENDOR:DEVICE in hex)", id));
+        p.vendor_id = static_cast<std::uint16_t>(vendor);
+        p.device_id = static_cast<std::uint16_t>(device);
+    }
+
     // <numa-distances count="N">N*N relative values</numa-distances>
     // (version 4); their number against the tree's NUMA nodes is checked
     // when the tree is built.
@@ -612,6 +707,7 @@ private:
     const std::string& source_;
     Progress* progress_;
     NodeLevel node_level_;
+    LevelLatencyOverrides level_latencies_;
     Limits limits_;
     std::vector<TypeId> type_ids_; // archive type id -> the builder's (types may merge)
     std::string_view links_body_;  // the text of <links>, for line_of_link

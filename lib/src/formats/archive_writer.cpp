@@ -53,6 +53,35 @@ void write_cpu_kinds(pugi::xml_node type, const MachineTree& tree) {
     }
 }
 
+// <io>: the PCI tree and the devices (version 4). `locality` is the
+// CPU-side object's index in the type's pre-order, the root being 0.
+void write_io(pugi::xml_node type, const MachineTree& tree) {
+    if (tree.pci().empty() && tree.devices().empty()) return;
+    pugi::xml_node io = type.append_child("io");
+    static constexpr const char* pci_kinds[] = {"host-bridge", "bridge", "device"};
+    for (const PciObject& p : tree.pci()) {
+        pugi::xml_node e = io.append_child("pci");
+        e.append_attribute("kind") = pci_kinds[static_cast<int>(p.kind)];
+        if (p.parent != no_pci) e.append_attribute("parent") = p.parent;
+        e.append_attribute("locality") = p.locality.value;
+        e.append_attribute("busid") = pci_bus_id(p).c_str();
+        if (p.kind != PciKind::HostBridge)
+            e.append_attribute("id") =
+                fmt::format("{:04x}:{:04x}", p.vendor_id, p.device_id).c_str();
+    }
+    for (const IoDevice& d : tree.devices()) {
+        pugi::xml_node e = io.append_child("device");
+        e.append_attribute("kind") = std::string(to_string(d.kind)).c_str();
+        e.append_attribute("name") = d.name.c_str();
+        if (d.pci != no_pci) e.append_attribute("pci") = d.pci;
+        e.append_attribute("locality") = d.locality.value;
+        for (const std::string& n : d.names) e.append_child("name").text().set(n.c_str());
+        if (!d.vendor.empty()) e.append_attribute("vendor") = d.vendor.c_str();
+        if (!d.model.empty()) e.append_attribute("model") = d.model.c_str();
+        if (!d.subtype.empty()) e.append_attribute("subtype") = d.subtype.c_str();
+    }
+}
+
 void write_type(pugi::xml_node types, const MachineType& t, std::uint32_t id) {
     pugi::xml_node e = types.append_child("type");
     e.append_attribute("id") = id;
@@ -72,6 +101,7 @@ void write_type(pugi::xml_node types, const MachineType& t, std::uint32_t id) {
         nd.text().set(fmt::format("{}", fmt::join(d, " ")).c_str());
     }
     write_cpu_kinds(e, t.tree());
+    write_io(e, t.tree());
     write_objects(e, t.tree(), ObjectId(0));
 }
 
@@ -104,10 +134,11 @@ void write_archive(const Cluster& c, std::ostream& out, Progress* progress) {
     decl.append_attribute("encoding") = "UTF-8";
     pugi::xml_node root = doc.append_child("nettopo");
     const bool end_hosts = !c.network().all_forward();
-    bool version_4 = false; // NUMA distances or CPU kinds
+    bool version_4 = false; // NUMA distances, CPU kinds or I/O devices
     for (std::uint32_t t = 0; t < c.num_types(); ++t) {
         const MachineTree& tree = c.type(TypeId(t)).tree();
-        version_4 |= !tree.numa_distances().empty() || !tree.cpu_kinds().empty();
+        version_4 |= !tree.numa_distances().empty() || !tree.cpu_kinds().empty() ||
+                     !tree.devices().empty() || !tree.pci().empty();
     }
     root.append_attribute("version") = version_4   ? 4
                                        : end_hosts ? 3

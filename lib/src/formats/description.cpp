@@ -200,6 +200,8 @@ private:
                                  k));
             }
         }
+        // The command line's latencies win over the line's lat. options.
+        lat = options_.level_latencies.applied_to(lat);
         if (auto it = types_.find(key); it != types_.end()) return {it->second, forwards};
         MachineTree tree = wrap([&] { return tree_from_synthetic(desc, options_.hwloc_sandbox); });
         const TypeId id =

@@ -111,7 +111,9 @@ std::optional<FileStamp> source_of(const Head& h) {
     return FileStamp{h.source_size, h.source_mtime_ns};
 }
 
-MachineType read_type(ArrayReader& in) {
+// `overrides` (the caller's) go into the table before the type orders it,
+// as when an archive is read.
+MachineType read_type(ArrayReader& in, const LevelLatencyOverrides& overrides) {
     std::string description = in.text(type_description_tag, max_text);
     const std::string signature = in.text(type_tree_tag, max_tree_text);
     const auto latencies = in.value<LevelLatencies>(type_latency_tag);
@@ -125,7 +127,7 @@ MachineType read_type(ArrayReader& in) {
     }
     try {
         return MachineType(std::move(description), tree_from_signature(signature), level,
-                           latencies);
+                           overrides.applied_to(latencies));
     } catch (const Error& e) {
         in.fail(type_tree_tag, fmt::format("does not hold a machine: {}", e.what()));
     }
@@ -194,7 +196,8 @@ ImageHeader read_image_header(const std::string& path) {
     return {head.network_checksum, source_of(head), head.has_index != 0};
 }
 
-Image read_image(const std::string& path, bool allow_disconnected, ImageIndex index_use) {
+Image read_image(const std::string& path, bool allow_disconnected, ImageIndex index_use,
+                 const LevelLatencyOverrides& level_latencies) {
     ArrayReader in(path);
     const Head head = read_head(in);
     if (!head.connected && !allow_disconnected)
@@ -211,7 +214,8 @@ Image read_image(const std::string& path, bool allow_disconnected, ImageIndex in
         in.fail(counts_tag, "has a bad number of machine types");
     std::vector<MachineType> types;
     types.reserve(counts.types);
-    for (std::uint32_t t = 0; t < counts.types; ++t) types.push_back(read_type(in));
+    for (std::uint32_t t = 0; t < counts.types; ++t)
+        types.push_back(read_type(in, level_latencies));
     auto runs = in.array<Cluster::Run>(runs_tag, counts.runs);
     if (runs.size() != counts.runs) in.fail(runs_tag, "has a bad size");
     NameTable machine_names = read_names(in, counts.machines, machine_name_tags);

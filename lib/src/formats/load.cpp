@@ -178,8 +178,9 @@ Cluster one_machine(HwlocMachine m, std::string description, std::string fallbac
                     const LoadOptions& options) {
     std::string name = m.hostname.empty() ? std::move(fallback_name) : m.hostname;
     ClusterBuilder b(name);
-    const TypeId t = b.add_type(MachineType(std::move(description), std::move(m.tree),
-                                            options.node_level, LevelLatencies::defaults()));
+    const TypeId t =
+        b.add_type(MachineType(std::move(description), std::move(m.tree), options.node_level,
+                               options.level_latencies.applied_to(LevelLatencies::defaults())));
     b.add_machine(name, t);
     return std::move(b).build(options.build);
 }
@@ -244,7 +245,9 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
         return one_machine(std::move(machine), path, "synthetic", options);
     }
     if (looks_like_image(file_head(path)))
-        return read_image(path, options.build.allow_disconnected, ImageIndex::skip).cluster;
+        return read_image(path, options.build.allow_disconnected, ImageIndex::skip,
+                          options.level_latencies)
+            .cluster;
     const std::string source = path == "-" ? "<stdin>" : path;
     std::string buffer = read_all(path);
     switch (kind_of(buffer, source)) {
@@ -259,9 +262,11 @@ Cluster load_cluster(const std::string& path, const LoadOptions& options) {
         // pugixml first: hwloc's parser only says "failed", we want the line.
         pugi::xml_document doc;
         detail::parse_xml(doc, buffer, source);
+        const std::string converted = detail::converted_for_hwloc(doc, buffer, source);
         detail::refuse_known_hwloc_crashes(doc, buffer, source);
         HwlocMachine machine = detail::load_checked_hwloc_xml(
-            buffer, source, options.hwloc_sandbox, options.pu_scope, detail::declared_pus(doc));
+            converted.empty() ? buffer : converted, source, options.hwloc_sandbox, options.pu_scope,
+            detail::declared_pus(doc));
         detail::check_hostname(machine.hostname, buffer, source);
         const std::string stem = file_stem(source);
         // The node level is checked when the type is built (a NUMA
@@ -287,7 +292,7 @@ LoadedTopology load_topology(const std::string& path, const LoadOptions& options
     const bool allow = options.build.allow_disconnected;
     if (names_synthetic(path) || path == "-") return {load_cluster(path, options), nullptr, {}, {}};
     if (looks_like_image(file_head(path))) {
-        Image image = read_image(path, allow);
+        Image image = read_image(path, allow, ImageIndex::read, options.level_latencies);
         return {std::move(image.cluster), std::move(image.index), path, {}};
     }
     std::error_code ec;
@@ -298,7 +303,7 @@ LoadedTopology load_topology(const std::string& path, const LoadOptions& options
         return {load_cluster(path, options), nullptr, {}, {}};
     const ImageHeader header = read_image_header(sibling);
     if (header.source && *header.source == file_stamp(path)) {
-        Image image = read_image(sibling, allow);
+        Image image = read_image(sibling, allow, ImageIndex::read, options.level_latencies);
         return {std::move(image.cluster), std::move(image.index), sibling, {}};
     }
     LoadedTopology t{load_cluster(path, options), nullptr, {}, {}};

@@ -185,7 +185,9 @@ Cluster generate(const Family& family, const MachineType& machine, const Generat
     ClusterBuilder builder(options.name.empty() ? family.spec() : options.name);
     builder.set_limits(limits);
     builder.set_family(family.spec());
-    const TypeId type = builder.add_type(machine);
+    const TypeId type = builder.add_type(
+        options.level_latencies.empty() ? machine
+                                        : with_latency_overrides(machine, options.level_latencies));
     BuilderSink sink(builder, type, options.links, machines, family.num_links(), options.progress);
     family.emit(sink);
     // Sorting and checking millions of links takes a while too: say so.

@@ -170,11 +170,14 @@ void translate_v1_depths(hwloc_topology_t topo, hwloc_topology_diff_t diff, cons
 struct XmlFile {
     std::string path;
     std::string buffer;
+    std::string converted; // what hwloc reads instead of `buffer` (converted_for_hwloc), if any
     bool diff = false;
     std::vector<std::uint32_t> declared_pus; // an export's PU objects (their OS indexes)
     std::optional<V1Layout> v1_layout;       // an hwloc 1.x export's levels
     std::string refname;                     // a diff's
     bool v1_diff = false;                    // a diff written by hwloc 1.x
+    // The text hwloc reads (NUL-terminated, as hwloc wants it).
+    const std::string& hwloc_text() const { return converted.empty() ? buffer : converted; }
 };
 
 std::unique_ptr<XmlFile> parse_file(const std::string& path) {
@@ -186,11 +189,12 @@ std::unique_ptr<XmlFile> parse_file(const std::string& path) {
     const pugi::xml_node root = doc.document_element();
     const std::string_view name = root.name();
     if (name == "topology") {
+        file->converted = detail::converted_for_hwloc(doc, file->buffer, path);
         detail::refuse_known_hwloc_crashes(doc, file->buffer, path);
         file->declared_pus = detail::declared_pus(doc);
-        // hwloc 2 exports say version="2.0"; hwloc 1.x ones have no version.
-        if (std::string_view(root.attribute("version").value()).substr(0, 2) != "2.")
-            file->v1_layout = v1_layout(doc);
+        // hwloc 2 exports say version="2.0", hwloc 3 ones "3.0"; hwloc 1.x
+        // ones have no version.
+        if (detail::hwloc_xml_version(root).major < 2) file->v1_layout = v1_layout(doc);
     } else if (name == "topologydiff") {
         file->diff = true;
         file->refname = root.attribute("refname").value();
@@ -235,7 +239,7 @@ private:
 // Loading: hwloc's work in one parse per file.
 
 HwlocMachine load_export(const XmlFile& file, const HwlocSandbox* sandbox, PuScope scope) {
-    return detail::load_checked_hwloc_xml(file.buffer, file.path, sandbox, scope,
+    return detail::load_checked_hwloc_xml(file.hwloc_text(), file.path, sandbox, scope,
                                           file.declared_pus);
 }
 
@@ -252,8 +256,8 @@ HwlocMachine apply_diff(const XmlFile& diff, const XmlFile& ref, const HwlocSand
         // Diffs change I/O objects too (addresses, GUIDs of OS devices): keep
         // them for the diff to find; the tree leaves them out anyway.
         hwloc_topology_set_io_types_filter(topo.get(), HWLOC_TYPE_FILTER_KEEP_ALL);
-        if (hwloc_topology_set_xmlbuffer(topo.get(), ref.buffer.c_str(),
-                                         static_cast<int>(ref.buffer.size() + 1)) != 0 ||
+        if (hwloc_topology_set_xmlbuffer(topo.get(), ref.hwloc_text().c_str(),
+                                         static_cast<int>(ref.hwloc_text().size() + 1)) != 0 ||
             hwloc_topology_load(topo.get()) != 0)
             throw InputError(ref.path, 0, "hwloc cannot load this XML export");
         // The PUs come from the reference: a diff changes attributes only.

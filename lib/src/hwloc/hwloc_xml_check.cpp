@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
+#include <optional>
 #include <string>
 
 namespace nettopo::detail {
@@ -40,15 +41,14 @@ bool is_numa_node(pugi::xml_node object) {
     return hwloc_type_matches(type, "numanode", 2) || hwloc_type_matches(type, "node", 2);
 }
 
-// The major version of an export as hwloc reads it: "%u.%u" of <topology
-// version=...>, else 1.
-unsigned hwloc_major_version(pugi::xml_node topology) {
-    const std::string_view v = topology.attribute("version").value();
-    unsigned major = 0, minor = 0;
-    const auto [dot, ec] = std::from_chars(v.data(), v.data() + v.size(), major);
-    if (ec != std::errc() || dot == v.data() + v.size() || *dot != '.') return 1;
-    if (std::from_chars(dot + 1, v.data() + v.size(), minor).ec != std::errc()) return 1;
-    return major;
+// "M.m..." of a release or a format version: its first two numbers.
+std::optional<HwlocXmlVersion> two_numbers(std::string_view v) {
+    HwlocXmlVersion version;
+    const auto [dot, ec] = std::from_chars(v.data(), v.data() + v.size(), version.major);
+    if (ec != std::errc() || dot == v.data() + v.size() || *dot != '.') return std::nullopt;
+    if (std::from_chars(dot + 1, v.data() + v.size(), version.minor).ec != std::errc())
+        return std::nullopt;
+    return version;
 }
 
 // An object with a set but not its complete_ twin.
@@ -82,6 +82,22 @@ std::string object_name(pugi::xml_node object) {
 }
 
 } // namespace
+
+std::size_t line_of(std::string_view buffer, pugi::xml_node node) {
+    return line_at(buffer, node.offset_debug());
+}
+
+HwlocXmlVersion hwloc_xml_version(pugi::xml_node topology) {
+    return two_numbers(topology.attribute("version").value()).value_or(HwlocXmlVersion{});
+}
+
+bool hwloc_reads(std::string_view runtime, HwlocXmlVersion file) {
+    if (file.major <= 2) return true;
+    const std::optional<HwlocXmlVersion> release = two_numbers(runtime);
+    if (!release) return false;
+    if (release->major >= file.major) return true;
+    return file.major == 3 && file.minor == 0 && release->major == 2 && release->minor >= 10;
+}
 
 void parse_xml(pugi::xml_document& doc, std::string_view buffer, const std::string& source) {
     if (auto ok = doc.load_buffer(buffer.data(), buffer.size()); !ok)
@@ -118,12 +134,12 @@ std::vector<std::uint32_t> declared_pus(const pugi::xml_document& doc) {
 void refuse_known_hwloc_crashes(const pugi::xml_document& doc, std::string_view buffer,
                                 const std::string& source) {
     const pugi::xml_node topology = doc.document_element();
-    if (std::string_view(topology.name()) != "topology" || hwloc_major_version(topology) != 2)
+    if (std::string_view(topology.name()) != "topology" || hwloc_xml_version(topology).major < 2)
         return;
     const pugi::xml_node root = topology.child("object");
     if (!root) return;
     const auto refuse = [&](pugi::xml_node object, std::string_view what, const char* set) {
-        throw InputError(source, line_at(buffer, object.offset_debug()),
+        throw InputError(source, line_of(buffer, object),
                          fmt::format("{} has a {} but no complete_{}: the export is malformed "
                                      "or incomplete (hwloc 2.9 crashes reading it)",
                                      what, set, set));

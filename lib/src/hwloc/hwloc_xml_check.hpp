@@ -19,11 +19,31 @@ namespace nettopo::detail {
 // Parses `buffer` into `doc`. Throws InputError(source, line, "malformed XML: ...").
 void parse_xml(pugi::xml_document& doc, std::string_view buffer, const std::string& source);
 
+// The line of `buffer` that `node` (of a document parse_xml read from it)
+// starts on; 0 when unknown.
+std::size_t line_of(std::string_view buffer, pugi::xml_node node);
+
+// The format version of an export as hwloc reads <topology version="M.m">:
+// "%u.%u", anything else 1.0 (hwloc 1.x wrote no version).
+struct HwlocXmlVersion {
+    unsigned major = 1;
+    unsigned minor = 0;
+};
+HwlocXmlVersion hwloc_xml_version(pugi::xml_node topology);
+
+// Whether the hwloc release `runtime` ("2.9.0", hwloc_runtime_version())
+// reads exports of format `file` itself: 1.x and 2.x ones always (hwloc 2
+// reads both), 3.0 from 2.10 on (not 3.1: "cannot import XML version 3.1 >
+// 3.0"), every 3.x from 3.0 on. False when `runtime` does not read as a
+// release.
+bool hwloc_reads(std::string_view runtime, HwlocXmlVersion file);
+
 // The OS indexes of the PU objects an hwloc export declares, in document
 // order (unknown_os_index where a PU has none).
 std::vector<std::uint32_t> declared_pus(const pugi::xml_document& doc);
 
-// Throws InputError(source, line, ...) on an export hwloc 2.9 is known to
+// Throws InputError(source, line, ...) on an export (version 2 or later; an
+// hwloc 3 one is read as its conversion to 2.x) hwloc 2.9 is known to
 // crash on (dereferencing NULL, as lstopo does), before hwloc sees it. `doc`
 // was parsed from `buffer` (for the line). Every such file is refused, and
 // only such files: see the rules in hwloc_xml_check.cpp.

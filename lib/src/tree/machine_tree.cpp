@@ -3,6 +3,7 @@
 #include "nettopo/support/detail/name_rules.hpp"
 #include "nettopo/support/error.hpp"
 #include "tree/cpu_kind_text.hpp"
+#include "tree/io_signature.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -61,6 +62,7 @@ std::string MachineTree::signature() const {
                          m.size_bytes);
     if (!numa_distances_.empty()) s += fmt::format("|d:{}", fmt::join(numa_distances_, ","));
     s += detail::cpu_kinds_section(*this);
+    if (!pci_.empty() || !devices_.empty()) s += "|io:" + detail::io_signature(pci_, devices_);
     return s;
 }
 
@@ -69,6 +71,15 @@ std::vector<std::uint32_t> MachineTree::pus_of_cpu_kind(std::uint32_t kind) cons
     for (std::uint32_t pu = 0; pu < pu_kinds_.size(); ++pu)
         if (pu_kinds_[pu] == kind) pus.push_back(pu);
     return pus;
+}
+
+std::optional<std::uint32_t> MachineTree::find_device(std::string_view name) const {
+    for (std::uint32_t i = 0; i < devices_.size(); ++i)
+        if (devices_[i].name == name) return i;
+    for (std::uint32_t i = 0; i < devices_.size(); ++i)
+        for (const std::string& n : devices_[i].names)
+            if (n == name) return i;
+    return std::nullopt;
 }
 
 bool MachineTree::operator==(const MachineTree& o) const {
@@ -81,7 +92,7 @@ bool MachineTree::operator==(const MachineTree& o) const {
                x.size_bytes == y.size_bytes;
     };
     return numa_distances_ == o.numa_distances_ && cpu_kinds_ == o.cpu_kinds_ &&
-           pu_kinds_ == o.pu_kinds_ &&
+           pu_kinds_ == o.pu_kinds_ && pci_ == o.pci_ && devices_ == o.devices_ &&
            std::equal(objects_.begin(), objects_.end(), o.objects_.begin(), o.objects_.end(),
                       same_object) &&
            std::equal(memory_.begin(), memory_.end(), o.memory_.begin(), o.memory_.end(),
@@ -249,6 +260,31 @@ void MachineTree::Builder::check_cpu_kinds() const {
             fmt::format("CPU kinds share the efficiency {} (hwloc ranks each kind apart)", *twice));
 }
 
+// References of the I/O side in range, PCI parents before their children,
+// device names unique in the machine (they are how users name a device).
+void MachineTree::check_io(const MachineTree& t) {
+    const auto objects = t.objects_.size();
+    for (std::size_t i = 0; i < t.pci_.size(); ++i) {
+        const PciObject& p = t.pci_[i];
+        if ((p.parent != no_pci && p.parent >= i) || p.locality.value >= objects ||
+            static_cast<unsigned>(p.kind) > static_cast<unsigned>(PciKind::Device))
+            throw InputError(fmt::format("PCI object {} ({}) refers to an object that does not "
+                                         "come before it",
+                                         i, pci_bus_id(p)));
+    }
+    for (std::size_t i = 0; i < t.devices_.size(); ++i) {
+        const IoDevice& d = t.devices_[i];
+        if (d.name.empty()) throw InputError(fmt::format("device {} has no name", i));
+        if ((d.pci != no_pci && d.pci >= t.pci_.size()) || d.locality.value >= objects ||
+            static_cast<unsigned>(d.kind) > static_cast<unsigned>(DeviceKind::Other))
+            throw InputError(
+                fmt::format("device {} refers to a PCI or CPU object that does not exist", d.name));
+        for (std::size_t j = 0; j < i; ++j)
+            if (t.devices_[j].name == d.name)
+                throw InputError(fmt::format("two devices are called {}", d.name));
+    }
+}
+
 MachineTree MachineTree::Builder::finish() && {
     MachineTree& t = tree_;
     auto& objs = t.objects_;
@@ -302,6 +338,7 @@ MachineTree MachineTree::Builder::finish() && {
                                      t.numa_distances_.size(), numa, numa * numa));
     check_cpu_kinds();
     if (!t.cpu_kinds_.empty()) t.pu_kinds_.resize(t.pus_.size(), no_cpu_kind);
+    check_io(t);
     return std::move(tree_);
 }
 
@@ -368,6 +405,8 @@ void read_section(MachineTree::Builder& builder, std::string_view section) {
         builder.set_numa_distances(read_numbers(payload, "NUMA distance"));
     else if (tag == "k" && colon != std::string_view::npos)
         detail::read_cpu_kinds_section(builder, payload);
+    else if (tag == "io" && colon != std::string_view::npos)
+        detail::read_io_signature(payload, builder);
     else
         throw InputError(fmt::format("not a machine tree signature: an unknown section '{}'",
                                      section.substr(0, std::min<std::size_t>(section.size(), 16))));

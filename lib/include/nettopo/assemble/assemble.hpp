@@ -34,6 +34,7 @@ namespace nettopo {
 struct AssembleOptions {
     std::string name;                           ///< cluster name; empty: the fabric's file stem
     NodeLevel node_level;                       ///< for every machine type
+    LevelLatencyOverrides level_latencies;      ///< set over every machine type's latency table
     std::optional<std::string> default_machine; ///< synthetic description for fabric hosts
                                                 ///< without an hwloc export
     /// Latency per link kind when the source gives none; an override replaces

@@ -80,8 +80,12 @@ enum class ImageIndex { read, skip };
 
 /// Reads an image. A cluster whose network is not connected is refused
 /// (InputError with Remedy::allow_disconnected) unless `allow_disconnected`.
+/// `level_latencies` are set over every machine type's latency table, as
+/// load_cluster sets LoadOptions::level_latencies over an archive's (the kept
+/// index, of distances between machines, does not depend on them).
 Image read_image(const std::string& path, bool allow_disconnected = false,
-                 ImageIndex index = ImageIndex::read);
+                 ImageIndex index = ImageIndex::read,
+                 const LevelLatencyOverrides& level_latencies = {});
 
 /// What an image records, read from its first records only.
 struct ImageHeader {

@@ -27,8 +27,12 @@ class HwlocSandbox; // nettopo/hwloc/hwloc_sandbox.hpp
 
 /// How every reader builds what it reads.
 struct LoadOptions {
-    BuildOptions build;           ///< what the built cluster is checked for
-    NodeLevel node_level;         ///< applies where the input does not choose one
+    BuildOptions build;   ///< what the built cluster is checked for
+    NodeLevel node_level; ///< applies where the input does not choose one
+    /// Set over every machine type's latency table, whatever the input: an
+    /// hwloc export, this machine, a synthetic string, a description (after
+    /// its `lat.TYPE=NS` options), an archive, an image.
+    LevelLatencyOverrides level_latencies;
     Progress* progress = nullptr; ///< told how far reading has come, if set
     /// Where hwloc parses what the input holds for it (an hwloc XML export,
     /// the synthetic descriptions of a text description): through this

@@ -98,7 +98,9 @@ inline constexpr double preset_latency_ns = 1;
 struct GenerateOptions {
     std::string name;                            ///< cluster name; empty: the family's spec
     LinkClasses links = LinkClasses::defaults(); ///< latency and bandwidth of each link class
-    Progress* progress = nullptr;                ///< told how far building has come, if set
+    /// Set over the machine type's latency table (whatever table it came with).
+    LevelLatencyOverrides level_latencies;
+    Progress* progress = nullptr; ///< told how far building has come, if set
     /// Where hwloc parses generate_from_spec's --machine: through this sandbox
     /// if set, else in the calling thread (hwloc_sandbox.hpp).
     const HwlocSandbox* hwloc_sandbox = nullptr;

@@ -1,7 +1,8 @@
 /// \file
-/// Per-host hwloc exports: full XML (v1 or v2, as hwloc 2.9 loads them) and
-/// hwloc topology diffs (`<topologydiff refname="node001.xml">`) applied to
-/// their reference host with hwloc's diff API.
+/// Per-host hwloc exports: full XML (v1 or v2, as hwloc 2.9 loads them, or
+/// v3, as load_hwloc_xml reads it) and hwloc topology diffs
+/// (`<topologydiff refname="node001.xml">`) applied to their reference host
+/// with hwloc's diff API.
 /// \threads load_host_exports may be called from several threads at once (a
 /// sandbox given must allow it).
 /// \cost O(the files' size) plus hwloc's load of each export; it throws

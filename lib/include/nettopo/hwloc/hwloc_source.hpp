@@ -58,11 +58,16 @@ struct HwlocMachine {
 MachineTree tree_from_synthetic(std::string_view description,
                                 const HwlocSandbox* sandbox = nullptr);
 
-/// Loads an hwloc XML export (v1 or v2 format). The file is parsed as XML
+/// Loads an hwloc XML export (v1, v2 or v3 format). The file is parsed as XML
 /// first (malformed XML is reported with its line, and what hwloc 2.9 is known
 /// to crash on is refused), then by hwloc: in this thread, or through
-/// `sandbox` if given (hwloc_sandbox.hpp). Throws InputError naming the file,
-/// saying which PUs hwloc dropped when its cpusets are inconsistent.
+/// `sandbox` if given (hwloc_sandbox.hpp). An hwloc 3 export the hwloc this
+/// process runs with cannot read (older than 2.10) is converted in memory to
+/// the 2.x form hwloc 3 writes for hwloc 2 (share/doc/hwloc3-exports.md).
+/// Throws InputError naming the file: saying which PUs hwloc dropped when its
+/// cpusets are inconsistent; naming the format, the hwloc it runs with and
+/// how to re-export, for a format newer than 3.x; naming the line of an
+/// element of a 3.0 export the conversion does not know.
 /// Safe from several threads. hwloc built with plugins (Debian's) loads its
 /// libxml2 plugin with its first topology and unloads it with its last; a
 /// thread that loaded an export and exits after that unload leaks libxml2's

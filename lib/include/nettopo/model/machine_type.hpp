@@ -32,6 +32,35 @@ struct LevelLatencies {
     bool operator==(const LevelLatencies&) const = default; ///< all levels equal
 };
 
+/// Latencies set over a machine type's table by the user (a tool's
+/// `--latency L3=30`): the levels set replace the table's values, the others
+/// keep theirs. The readers and builders that take one (LoadOptions,
+/// AssembleOptions, GenerateOptions) apply it to every machine type they
+/// make, last (over a description's `lat.TYPE=NS`), and before the type
+/// orders its table by the tree's positions: an override is a table value
+/// like any other, so an archive written afterwards records it.
+///
+/// One value per object type: nested Group levels (hwloc's Group0, Group1)
+/// share the one Group entry, as LevelLatencies and the archive's
+/// `<latencies>` do. NUMANode and MemCache have none (memory objects, never
+/// where two PUs meet).
+/// \cost A value: O(object types) calls, no allocation. set() throws as it says.
+/// \threads Const calls from several threads at once are safe; set() needs
+/// the object to itself.
+struct LevelLatencyOverrides {
+    /// Indexed by ObjectType; unset: the table's value stays.
+    std::array<std::optional<double>, object_type_count> ns{};
+
+    /// Sets level `t` to `latency_ns`. UsageError when `t` is a memory type
+    /// (NUMANode, MemCache) or `latency_ns` is not a finite number >= 0.
+    void set(ObjectType t, double latency_ns);
+    /// Whether no level is set.
+    bool empty() const;
+    /// `table` with the levels set here replaced.
+    LevelLatencies applied_to(LevelLatencies table) const;
+    bool operator==(const LevelLatencyOverrides&) const = default; ///< same levels, same values
+};
+
 /// Which objects group PUs into nodes. Unset means automatic: the deepest data
 /// cache shared by more than one core, else the core itself. NUMANode means
 /// "the PUs local to one NUMA node".
@@ -134,5 +163,13 @@ private:
     std::vector<double> across_numa_ns_;    ///< numa_count_^2, empty without NUMA distances
     std::uint32_t numa_count_ = 0;
 };
+
+/// `type` with `overrides` applied to its latency table (same description,
+/// tree and node request), its latencies ordered by its tree again: for
+/// types made before the overrides were known (a generated cluster's
+/// machine). O(objects + PUs x height), as MachineType's constructor; throws
+/// only std::bad_alloc (the type's node level held before).
+/// \threads A pure function of its arguments: safe from several threads at once.
+MachineType with_latency_overrides(const MachineType& type, const LevelLatencyOverrides& overrides);
 
 } // namespace nettopo

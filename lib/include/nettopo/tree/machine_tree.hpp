@@ -6,6 +6,7 @@
 
 #include "nettopo/support/ids.hpp"
 #include "nettopo/support/limits.hpp"
+#include "nettopo/tree/io_devices.hpp"
 #include "nettopo/tree/object_type.hpp"
 
 #include <cstdint>
@@ -43,6 +44,14 @@ struct TreeObject {
     std::uint32_t pu_count;      ///< how many PUs are below (itself, for a PU)
     std::uint32_t subtree_end;   ///< objects below: (id, subtree_end) in pre-order
 };
+
+/// Whether two objects of one tree hold a PU in common (their PU ranges
+/// meet; an object without PUs meets none). O(1), throws nothing.
+/// \threads A pure function: safe from several threads.
+inline bool share_pus(const TreeObject& a, const TreeObject& b) {
+    return a.pu_count > 0 && b.pu_count > 0 && a.first_pu < b.first_pu + b.pu_count &&
+           b.first_pu < a.first_pu + a.pu_count;
+}
 
 /// NUMA nodes and memory-side caches are not ancestors of PUs (hwloc 2): they
 /// hang off a CPU-side object, their locality.
@@ -126,6 +135,14 @@ public:
     }
     /// The PUs (logical indexes, ascending) of kind `kind`. O(PUs); allocates.
     std::vector<std::uint32_t> pus_of_cpu_kind(std::uint32_t kind) const;
+    /// The PCI tree of the I/O devices (tree/io_devices.hpp), parents first.
+    std::span<const PciObject> pci() const { return pci_; }
+    /// The I/O devices (GPUs, network adapters...): GPUs first in their
+    /// number's order, then the others in hwloc's order.
+    std::span<const IoDevice> devices() const { return devices_; }
+    /// The device called `name` (its name, or any of its names: gpu2,
+    /// cuda2, mlx5_0, ib0), or nullopt. O(devices x names).
+    std::optional<std::uint32_t> find_device(std::string_view name) const;
 
     /// PUs of the machine.
     std::uint32_t num_pus() const { return static_cast<std::uint32_t>(pus_.size()); }
@@ -158,15 +175,17 @@ public:
     /// its signature between processes of one build). The binary image keeps
     /// machine types as their signatures: a change of this text is a change of
     /// the image format and raises image_version (formats/image.hpp); a test
-    /// pins the text of version 1. The NUMA distances, when there are some,
-    /// follow as a third section ("|d:10,21,21,10"), the CPU kinds as a
-    /// section after it ("|k:0/0-1/CoreType:Small;1/2-3/CoreType:Big;": per
-    /// kind its efficiency, its PUs, its infos percent-encoded): trees without
-    /// them keep version 1's text, and images written before still read.
+    /// pins the text of version 1. Optional sections follow, each only when
+    /// the tree has what it holds: the NUMA distances ("|d:10,21,21,10"),
+    /// the CPU kinds ("|k:0/0-1/CoreType:Small;1/2-3/CoreType:Big;": per
+    /// kind its efficiency, its PUs, its infos percent-encoded), the I/O
+    /// devices ("|io:..."). Trees without them keep version 1's text, and
+    /// images written before still read.
     std::string signature() const;
 
     /// Same objects with the same attributes, in the same order, the same
-    /// NUMA distances and the same CPU kinds over the same PUs.
+    /// NUMA distances, the same CPU kinds over the same PUs, and the same
+    /// PCI tree and devices.
     bool operator==(const MachineTree&) const;
 
 private:
@@ -174,6 +193,8 @@ private:
     static void number_levels(MachineTree& t);
     /// Fills MemoryObject::logical_index (Builder::finish, after subtree_end).
     static void number_memory(MachineTree& t);
+    /// Checks the PCI tree and the devices (Builder::finish). Throws InputError.
+    static void check_io(const MachineTree& t);
 
     std::vector<TreeObject> objects_;
     std::vector<std::uint32_t> child_offsets_; ///< CSR over objects_
@@ -184,7 +205,9 @@ private:
     /// pu_kinds_ entry of a PU in no kind.
     static constexpr std::uint32_t no_cpu_kind = 0xffffffffu;
     std::vector<CpuKind> cpu_kinds_;
-    std::vector<std::uint32_t> pu_kinds_;    ///< per logical PU; empty without kinds
+    std::vector<std::uint32_t> pu_kinds_; ///< per logical PU; empty without kinds
+    std::vector<PciObject> pci_;
+    std::vector<IoDevice> devices_;
     std::vector<ObjectType> level_types_;    ///< per level_depth
     std::vector<std::uint32_t> level_sizes_; ///< per level_depth
 };
@@ -231,6 +254,15 @@ public:
     /// reader locates its error at the kinds): all unknown, or all known and
     /// distinct, as hwloc ranks them. Throws InputError.
     void check_cpu_kinds() const;
+    /// Adds a PCI object (parent before child, locality a CPU-side object
+    /// added before); returns its index. Checked in finish().
+    std::uint32_t add_pci(const PciObject& p) {
+        tree_.pci_.push_back(p);
+        return static_cast<std::uint32_t>(tree_.pci_.size() - 1);
+    }
+    /// Adds a device (its PCI object and locality added before). Checked in
+    /// finish(): names unique in the machine, references in range.
+    void add_device(IoDevice d) { tree_.devices_.push_back(std::move(d)); }
     /// Checks the shape (one root, PUs have no children, every object has a PU
     /// or memory below it) and the CPU kinds' efficiencies (all unknown, or
     /// all known and distinct, as hwloc ranks them), and
