@@ -49,15 +49,6 @@ std::string kind_text(std::uint32_t index, const CpuKind& kind,
     return s;
 }
 
-// A PU's kind is marked on its line only where it tells PUs apart: several
-// kinds, or PUs without one.
-bool marks_pu_kinds(const MachineTree& tree) {
-    if (tree.cpu_kinds().size() > 1) return true;
-    for (std::uint32_t pu = 0; pu < tree.num_pus(); ++pu)
-        if (!tree.cpu_kind_of_pu(pu)) return !tree.cpu_kinds().empty();
-    return false;
-}
-
 constexpr std::uint32_t not_a_node = 0xffffffffu;
 
 // node_at[object]: the node that object stands for, or not_a_node.
@@ -157,7 +148,9 @@ void write_show(const Cluster& c, std::ostream& out, const ShowOptions& options)
         std::vector<std::uint32_t> node_at(type.tree().num_objects(), not_a_node);
         for (std::uint32_t n = 0; n < type.num_nodes(); ++n) node_at[type.node_object(n).value] = n;
         const MachineTree& tree = type.tree();
-        show_tree(type, node_at, marks_pu_kinds(tree), ObjectId(0), 2, out);
+        // A tree has kinds only where they tell PUs apart (min_cpu_kinds):
+        // then each PU line says its kind.
+        show_tree(type, node_at, !tree.cpu_kinds().empty(), ObjectId(0), 2, out);
         for (std::uint32_t k = 0; k < tree.cpu_kinds().size(); ++k) {
             const std::vector<std::uint32_t> pus = tree.pus_of_cpu_kind(k);
             std::vector<std::uint32_t> os;

@@ -103,7 +103,8 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
             ->check(completion_words({"scatter", "compact"}));
         sub->add_option("--prefer", o.distribute.prefer,
                         "On hybrid CPUs, fill the PUs of this CPU kind first: performance (the "
-                        "kind hwloc ranks highest) or efficiency (the lowest)")
+                        "kind hwloc ranks highest) or efficiency (the lowest); a machine of one "
+                        "kind or none places as without it")
             ->check(completion_words({"performance", "efficiency"}));
         sub->add_option("--rankfile", o.distribute.rankfile,
                         "Write an Open MPI rankfile ('-' = stdout; logical PUs: run mpirun "

@@ -337,7 +337,15 @@ MachineTree MachineTree::Builder::finish() && {
                                      "(expected {})",
                                      t.numa_distances_.size(), numa, numa * numa));
     check_cpu_kinds();
-    if (!t.cpu_kinds_.empty()) t.pu_kinds_.resize(t.pus_.size(), no_cpu_kind);
+    // One kind tells no PU from another: hwloc reports one on many
+    // homogeneous machines (from their frequency infos), and keeping it would
+    // split hosts that are otherwise one type and change what they print.
+    if (t.cpu_kinds_.size() < min_cpu_kinds) {
+        t.cpu_kinds_.clear();
+        t.pu_kinds_.clear();
+    } else {
+        t.pu_kinds_.resize(t.pus_.size(), no_cpu_kind);
+    }
     check_io(t);
     return std::move(tree_);
 }

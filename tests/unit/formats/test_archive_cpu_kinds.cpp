@@ -91,11 +91,23 @@ TEST_CASE("archive cpu kinds: read, written back the same, version 4", "[archive
     CHECK_THAT(archive_text(plain), Contains("<nettopo version=\"2\""));
 
     // Unknown efficiencies are left out, and read back unknown.
-    const Cluster unranked = from_archive_text(archive_with(R"(      <cpu-kinds count="1">
-        <kind pus="0-3" />
+    const Cluster unranked = from_archive_text(archive_with(R"(      <cpu-kinds count="2">
+        <kind pus="0-1" />
+        <kind pus="2-3" />
       </cpu-kinds>)"));
+    REQUIRE(unranked.type(TypeId(0)).tree().cpu_kinds().size() == 2);
     CHECK(unranked.type(TypeId(0)).tree().cpu_kinds()[0].efficiency == -1);
-    CHECK_THAT(archive_text(unranked), Contains("<kind pus=\"0-3\" />"));
+    CHECK_THAT(archive_text(unranked), Contains("<kind pus=\"0-1\" />"));
+
+    // A single kind (which no nettopo writes) is read, then not kept
+    // (min_cpu_kinds): the archive written back is the one without kinds.
+    const Cluster single = from_archive_text(archive_with(R"(      <cpu-kinds count="1">
+        <kind efficiency="0" pus="0-3">
+          <info name="FrequencyMaxMHz" value="3000" />
+        </kind>
+      </cpu-kinds>)"));
+    CHECK(single.type(TypeId(0)).tree().cpu_kinds().empty());
+    CHECK(archive_text(single) == archive_text(plain));
 }
 
 TEST_CASE("archive cpu kinds: the hybrid exports round-trip", "[archive][cpu_kinds]") {

@@ -251,6 +251,10 @@ Cluster with_kinds(const std::vector<std::int32_t>& efficiencies) {
 
 TEST_CASE("cluster diff: other CPU kinds are a machine change", "[cluster-diff][cpu_kinds]") {
     CHECK(diff_clusters(with_kinds({0, 1}), with_kinds({0, 1})).identical());
+    // A single kind is not kept (min_cpu_kinds): a host whose hwloc gives
+    // one is the host without kinds, whatever that kind says.
+    CHECK(diff_clusters(with_kinds({0}), with_kinds({})).identical());
+    CHECK(diff_clusters(with_kinds({-1}), with_kinds({0})).identical());
     for (const auto& other : {std::vector<std::int32_t>{}, std::vector<std::int32_t>{1, 0}}) {
         const ClusterDiff d = diff_clusters(with_kinds({0, 1}), with_kinds(other));
         REQUIRE(d.differences.size() == 1);

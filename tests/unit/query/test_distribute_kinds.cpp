@@ -201,6 +201,7 @@ TEST_CASE("distribute kinds: no preference, or nothing to prefer, changes nothin
     b.add_cpu_kind(CpuKind{0, {{"FrequencyMaxMHz", "3000"}}},
                    std::vector<std::uint32_t>{0, 1, 2, 3}); // one kind: homogeneous
     const MachineTree single = std::move(b).finish();
+    CHECK(single.cpu_kinds().empty()); // not kept (min_cpu_kinds)
     const Cluster c = cluster_of({hybrid, single});
     const Cluster homogeneous = cluster_of({single, single});
     CHECK(has_ranked_cpu_kinds(c, all_machines(c)));

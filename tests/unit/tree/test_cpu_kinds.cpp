@@ -5,6 +5,7 @@
 #include "nettopo/support/cpu_set_text.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/tree/machine_tree.hpp"
+#include "testkit/real_data.hpp"
 #include "testkit/temp_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -72,9 +73,34 @@ TEST_CASE("cpu kinds: each PU's kind, and the PUs of each kind", "[tree][cpu_kin
     // Some PUs may have no kind (hwloc describes what it found).
     MachineTree::Builder b = four_pus();
     b.add_cpu_kind(kind(0), std::vector<std::uint32_t>{3});
+    b.add_cpu_kind(kind(1), std::vector<std::uint32_t>{1});
     const MachineTree partial = std::move(b).finish();
     CHECK_FALSE(partial.cpu_kind_of_pu(0));
     CHECK(partial.cpu_kind_of_pu(3) == 0u);
+}
+
+TEST_CASE("cpu kinds: a single kind is not kept", "[tree][cpu_kinds]") {
+    // hwloc gives many homogeneous machines one kind (from their frequency
+    // infos): it tells no PU from another, and the tree keeps none, so its
+    // signature, equality and everything printed are those without kinds.
+    const MachineTree plain = std::move(four_pus()).finish();
+    for (const std::vector<std::uint32_t>& pus :
+         {std::vector<std::uint32_t>{0, 1, 2, 3}, std::vector<std::uint32_t>{2}}) {
+        MachineTree::Builder b = four_pus();
+        b.add_cpu_kind(kind(0, {{"FrequencyMaxMHz", "3000"}}), pus);
+        const MachineTree one = std::move(b).finish();
+        CHECK(one.cpu_kinds().empty());
+        CHECK_FALSE(one.cpu_kind_of_pu(2));
+        CHECK(one.pus_of_cpu_kind(0).empty());
+        CHECK(one == plain);
+        CHECK(one.signature() == plain.signature());
+    }
+    // A signature holding one kind (none writes one) reads as the tree without.
+    CHECK(tree_from_signature(plain.signature() + "|k:0/0-3/FrequencyMaxMHz:3000;") == plain);
+    // What the builder refuses, it refuses in a single kind too.
+    MachineTree::Builder bad = four_pus();
+    CHECK_THROWS_WITH(bad.add_cpu_kind(kind(-2), std::vector<std::uint32_t>{0}),
+                      Contains("efficiency -2"));
 }
 
 TEST_CASE("cpu kinds: the builder refuses what hwloc cannot have given", "[tree][cpu_kinds]") {
@@ -217,4 +243,23 @@ TEST_CASE("cpu kinds: hwloc's kinds of fakecpukinds.xml, per PU", "[tree][cpu_ki
     CHECK(part.cpu_kinds()[1].efficiency == 2);
     CHECK(part.cpu_kinds()[1].infos[0].value == "IntelCore");
     CHECK(tree_from_signature(part.signature()) == part);
+
+    // Only P#0 and P#1 allowed: both in kind #0, the one kind left, which the
+    // tree does not keep (min_cpu_kinds).
+    text.replace(text.find("allowed_cpuset=\"0x00000009\""), whole.size(),
+                 "allowed_cpuset=\"0x00000003\"");
+    std::ofstream(dir / "one-kind.xml") << text;
+    const MachineTree one =
+        load_hwloc_xml(dir / "one-kind.xml", nullptr, PuScope::allowed_only).tree;
+    REQUIRE(one.num_pus() == 2);
+    CHECK(one.cpu_kinds().empty());
+}
+
+TEST_CASE("cpu kinds: every real export has none or two and more", "[tree][cpu_kinds][real]") {
+    // Several exports get a single kind from hwloc (lstopo --cpukinds; the
+    // oracle tools.cpukinds_oracle compares them all): none is kept.
+    for (const std::string& path : test::real_xmls()) {
+        INFO(path);
+        CHECK(load_hwloc_xml(path).tree.cpu_kinds().size() != 1);
+    }
 }

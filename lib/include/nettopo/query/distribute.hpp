@@ -32,7 +32,8 @@
 /// two kinds hwloc ranked, tier 0 holds the PUs of the preferred kind (the
 /// highest efficiency rank for performance, the lowest for efficiency), tier
 /// 1 the next kind, and so on, PUs in no kind last; on the other types
-/// (one kind, none, or unranked) every PU is in tier 0. Each tier gets
+/// (no kinds, as where hwloc gives one: min_cpu_kinds; or unranked) every
+/// PU is in tier 0. Each tier gets
 /// floor(N/P) ranks per PU of it, and the N mod P ranks left go to the
 /// tiers in order, one per PU, as far as they go: so with N <= P the
 /// preferred PUs are filled first, one rank each. The ranks of a tier are

@@ -9,6 +9,7 @@
 #include "nettopo/tree/io_devices.hpp"
 #include "nettopo/tree/object_type.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -76,10 +77,16 @@ struct CpuKindInfo {
 /// The efficiency of a CPU kind that hwloc could not rank.
 inline constexpr std::int32_t unknown_cpu_kind_efficiency = -1;
 
+/// The fewest CPU kinds a tree keeps: one kind tells no PU from another.
+/// hwloc reports a single kind on many homogeneous machines (from their
+/// frequency infos); a tree has none there, so such hosts stay one machine
+/// type and print what they printed before kinds.
+inline constexpr std::size_t min_cpu_kinds = 2;
+
 /// A kind of CPU core of a hybrid machine (performance and efficiency cores),
 /// as hwloc's CPU kinds describe it (hwloc_cpukinds_get_info): identical PUs
 /// share a kind, and hwloc ranks the kinds. A homogeneous machine has one
-/// kind or none (hwloc found no information on its cores).
+/// kind or none in hwloc, and none in a MachineTree (min_cpu_kinds).
 struct CpuKind {
     /// hwloc's rank of the kind: 0 for the least powerful (and most
     /// energy-efficient) kind up to the number of kinds - 1 for the most
@@ -124,8 +131,9 @@ public:
     /// values. Empty when the source gave none.
     std::span<const std::uint64_t> numa_distances() const { return numa_distances_; }
 
-    /// The machine's CPU kinds (CpuKind), in hwloc's order; empty when the
-    /// source gave none. Every kind has at least one PU.
+    /// The machine's CPU kinds (CpuKind), in hwloc's order: at least
+    /// min_cpu_kinds, or empty (the source gave fewer). Every kind has at
+    /// least one PU.
     std::span<const CpuKind> cpu_kinds() const { return cpu_kinds_; }
     /// The kind (an index into cpu_kinds()) of the PU of logical index `pu`;
     /// nullopt when the PU is in no kind (hwloc may describe some PUs only).
@@ -265,8 +273,9 @@ public:
     void add_device(IoDevice d) { tree_.devices_.push_back(std::move(d)); }
     /// Checks the shape (one root, PUs have no children, every object has a PU
     /// or memory below it) and the CPU kinds' efficiencies (all unknown, or
-    /// all known and distinct, as hwloc ranks them), and
-    /// computes the derived arrays. Throws InputError.
+    /// all known and distinct, as hwloc ranks them), drops the CPU kinds when
+    /// there are fewer than min_cpu_kinds, and computes the derived arrays.
+    /// Throws InputError.
     MachineTree finish() &&;
 
 private:
