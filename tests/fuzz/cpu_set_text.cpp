@@ -1,7 +1,8 @@
 // CPU sets as text (support/cpu_set_text.hpp), which the library writes
 // and hwloc reads: the input is a set of PU OS indexes (2 bytes each, below
 // 4096). Oracle, independent: hwloc's own parsers read format_cpu_list and
-// format_cpu_mask back to the same set.
+// format_cpu_mask back to the same set; and parse_cpu_list, the library's
+// reader, reads the list back to the set hwloc holds.
 #include "nettopo/support/cpu_set_text.hpp"
 
 #include "fuzz_target.hpp"
@@ -43,5 +44,10 @@ NETTOPO_FUZZ_TARGET(cpu_set_text) {
     if (pus.empty() ? !list.empty() : list.empty()) fail("format_cpu_list of an empty set", list);
     if (!pus.empty())
         require_reads_back("CPU list", list, expected.get(), hwloc_bitmap_list_sscanf);
+    std::vector<std::uint32_t> in_hwloc;
+    for (int i = hwloc_bitmap_first(expected.get()); i >= 0;
+         i = hwloc_bitmap_next(expected.get(), i))
+        in_hwloc.push_back(static_cast<std::uint32_t>(i));
+    if (parse_cpu_list(list, 4096) != in_hwloc) fail("parse_cpu_list reads another set", list);
     require_reads_back("CPU mask", format_cpu_mask(pus), expected.get(), hwloc_bitmap_sscanf);
 }

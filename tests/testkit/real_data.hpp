@@ -37,6 +37,21 @@ inline std::vector<std::string> real_xmls() {
     return files;
 }
 
+// The exports of hybrid CPUs (several CPU kinds) of the shared hwloc-xml
+// directory that are there; one missing is warned about and left out.
+inline std::vector<std::string> hybrid_xmls() {
+    namespace fs = std::filesystem;
+    std::vector<std::string> files;
+    for (const char* name : {"fakecpukinds.xml", "Intel-ArrowLake-CoreUltra5-225U.v3as2.xml"}) {
+        const fs::path path = fs::path(NETTOPO_SHARED_DATA) / "hwloc-xml" / name;
+        if (fs::exists(path))
+            files.push_back(path);
+        else
+            WARN("no " << path << ": skipped");
+    }
+    return files;
+}
+
 // A real cluster of the shared clusters directory: its per-host hwloc
 // exports and its ibnetdiscover fabric.
 inline std::string real_cluster_dir(const std::string& name) {

@@ -127,7 +127,7 @@ def nettopo_show_objects(bin_dir, xml):
     start = next(i for i, l in enumerate(lines) if l.startswith("Machine type 0:"))
     out = []
     for line in lines[start + 1:]:
-        if not line.startswith("  "):
+        if not line.startswith("  ") or line.startswith("  CPU kind #"):  # the tree's end
             break
         indent = len(line) - len(line.lstrip(" ")) - 2  # show indents the tree by 2 more
         label = line.strip().split("  [node")[0]

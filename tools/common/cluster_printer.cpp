@@ -2,9 +2,11 @@
 #include "common/cluster_printer.hpp"
 
 #include "common/json_writer.hpp"
+#include "nettopo/support/cpu_set_text.hpp"
 #include "nettopo/support/detail/text.hpp"
 
 #include <fmt/format.h>
+#include <optional>
 
 namespace nettopo {
 
@@ -30,13 +32,36 @@ std::string object_label(const MachineTree& tree, ObjectId id) {
     return extra.empty() ? s : fmt::format("{} ({})", s, extra);
 }
 
+// "CPU kind #1: efficiency 1, PEs 4-11 (P#4-11), CoreType=IntelAtom": a
+// kind as lstopo --cpukinds lists it, with its PUs by logical index (the
+// machine's PEs) and OS index (lstopo's cpuset) instead of a mask.
+std::string kind_text(std::uint32_t index, const CpuKind& kind,
+                      const std::vector<std::uint32_t>& pus,
+                      const std::vector<std::uint32_t>& os_indexes) {
+    std::string s = fmt::format("CPU kind #{}: efficiency {}, {} {}", index,
+                                kind.efficiency == unknown_cpu_kind_efficiency
+                                    ? std::string("unknown")
+                                    : fmt::format("{}", kind.efficiency),
+                                pus.size() == 1 ? "PE" : "PEs", format_cpu_list(pus));
+    if (!os_indexes.empty()) s += fmt::format(" (P#{})", format_cpu_list(os_indexes));
+    for (std::size_t i = 0; i < kind.infos.size(); ++i)
+        s += fmt::format("{}{}={}", i ? " " : ", ", kind.infos[i].name, kind.infos[i].value);
+    return s;
+}
+
 constexpr std::uint32_t not_a_node = 0xffffffffu;
 
 // node_at[object]: the node that object stands for, or not_a_node.
-void show_tree(const MachineType& t, const std::vector<std::uint32_t>& node_at, ObjectId id,
-               int indent, std::ostream& out) {
+void show_tree(const MachineType& t, const std::vector<std::uint32_t>& node_at, bool kinds,
+               ObjectId id, int indent, std::ostream& out) {
     const MachineTree& tree = t.tree();
     std::string line = object_label(tree, id);
+    if (const TreeObject& o = tree.object(id); kinds && o.type == ObjectType::PU) {
+        const std::optional<std::uint32_t> kind = tree.cpu_kind_of_pu(o.first_pu);
+        const std::string mark = kind ? fmt::format("kind #{}", *kind) : "no kind";
+        line = line.back() == ')' ? fmt::format("{} {})", line.substr(0, line.size() - 1), mark)
+                                  : fmt::format("{} ({})", line, mark);
+    }
     if (node_at[id.value] != not_a_node) line += fmt::format("  [node {}]", node_at[id.value]);
     out << fmt::format("{:{}}{}\n", "", indent, line);
     for (const MemoryObject& m : tree.memory()) {
@@ -46,7 +71,7 @@ void show_tree(const MachineType& t, const std::vector<std::uint32_t>& node_at, 
                                                               : fmt::format("{}", m.os_index),
                                m.size_bytes ? fmt::format(" {}", size_text(m.size_bytes)) : "");
     }
-    for (ObjectId c : tree.children(id)) show_tree(t, node_at, c, indent + 2, out);
+    for (ObjectId c : tree.children(id)) show_tree(t, node_at, kinds, c, indent + 2, out);
 }
 
 std::string neighbours_text(const Cluster& c, VertexId v, std::size_t shown) {
@@ -122,7 +147,20 @@ void write_show(const Cluster& c, std::ostream& out, const ShowOptions& options)
                            to_string(type.node_type()));
         std::vector<std::uint32_t> node_at(type.tree().num_objects(), not_a_node);
         for (std::uint32_t n = 0; n < type.num_nodes(); ++n) node_at[type.node_object(n).value] = n;
-        show_tree(type, node_at, ObjectId(0), 2, out);
+        const MachineTree& tree = type.tree();
+        // A tree has kinds only where they tell PUs apart (min_cpu_kinds):
+        // then each PU line says its kind.
+        show_tree(type, node_at, !tree.cpu_kinds().empty(), ObjectId(0), 2, out);
+        for (std::uint32_t k = 0; k < tree.cpu_kinds().size(); ++k) {
+            const std::vector<std::uint32_t> pus = tree.pus_of_cpu_kind(k);
+            std::vector<std::uint32_t> os;
+            for (const std::uint32_t pu : pus)
+                if (const std::uint32_t i = tree.object(tree.pu(pu)).os_index;
+                    i != unknown_os_index)
+                    os.push_back(i);
+            if (os.size() != pus.size()) os.clear();
+            out << fmt::format("  {}\n", kind_text(k, tree.cpu_kinds()[k], pus, os));
+        }
     }
 }
 
@@ -150,6 +188,10 @@ void write_summary_text(const ClusterSummary& s, std::ostream& out) {
         out << fmt::format("  type {}: {} x {}, {} each, node level {}: {}\n", i,
                            counted(t.machines, "machine"), counted(t.pes_per_machine, "PE"),
                            counted(t.nodes_per_machine, "node"), t.node_level, t.description);
+        for (std::uint32_t k = 0; k < t.cpu_kinds.size(); ++k) {
+            const ClusterSummary::KindInfo& kind = t.cpu_kinds[k];
+            out << fmt::format("    {}\n", kind_text(k, kind.kind, kind.pus, kind.os_indexes));
+        }
     }
 }
 
@@ -178,6 +220,32 @@ void write_summary_object(const ClusterSummary& s, JsonWriter& j) {
         j.field("description", t.description).field("node_level", t.node_level);
         j.field("num_machines", t.machines).field("pes_per_machine", t.pes_per_machine);
         j.field("nodes_per_machine", t.nodes_per_machine);
+        if (!t.cpu_kinds.empty()) { // only then: summaries of other machines keep their shape
+            j.key("cpu_kinds").begin_array();
+            for (const ClusterSummary::KindInfo& kind : t.cpu_kinds) {
+                j.begin_object();
+                j.key("efficiency");
+                if (kind.kind.efficiency == unknown_cpu_kind_efficiency)
+                    j.null();
+                else
+                    j.value(static_cast<std::int64_t>(kind.kind.efficiency));
+                j.field("pus", format_cpu_list(kind.pus));
+                j.key("cpuset");
+                if (kind.os_indexes.empty())
+                    j.null();
+                else
+                    j.value(format_cpu_list(kind.os_indexes));
+                j.key("infos").begin_array();
+                for (const CpuKindInfo& info : kind.kind.infos)
+                    j.begin_object()
+                        .field("name", info.name)
+                        .field("value", info.value)
+                        .end_object();
+                j.end_array();
+                j.end_object();
+            }
+            j.end_array();
+        }
         j.end_object();
     }
     j.end_array();

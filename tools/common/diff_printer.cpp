@@ -102,6 +102,7 @@ std::string machine_change_text(const MachineChange& c) {
     if (c.numa_memory && e.memory_bytes == a.memory_bytes)
         parts.emplace_back("other memory per NUMA node");
     if (c.latencies) parts.emplace_back("other latencies");
+    if (c.cpu_kinds) parts.emplace_back("other CPU kinds");
     return fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -112,6 +113,7 @@ std::vector<const char*> machine_change_others(const MachineChange& c) {
     if (c.cache_sizes) others.push_back("cache_sizes");
     if (c.numa_memory) others.push_back("numa_memory");
     if (c.latencies) others.push_back("latencies");
+    if (c.cpu_kinds) others.push_back("cpu_kinds");
     return others;
 }
 

@@ -110,8 +110,15 @@ void run_distribute(const Cluster& cluster, std::span<const MachineId> allocatio
         run_gpu_distribute(cluster, allocation, request, out);
         return;
     }
-    const std::vector<PeId> placement =
-        distribute(cluster, allocation, request.ranks, parse_distribute_policy(request.policy));
+    const CpuKindPreference prefer = request.prefer.empty()
+                                         ? CpuKindPreference::none
+                                         : parse_cpu_kind_preference(request.prefer);
+    if (prefer != CpuKindPreference::none && !has_ranked_cpu_kinds(cluster, allocation))
+        std::cerr << fmt::format("nettopo-query: warning: --prefer {} changes nothing: no "
+                                 "machine here has CPU kinds of different efficiencies\n",
+                                 request.prefer);
+    const std::vector<PeId> placement = distribute(cluster, allocation, request.ranks,
+                                                   parse_distribute_policy(request.policy), prefer);
     if (request.rankfile.empty() && request.slurm.empty()) {
         print_placement(cluster, placement, request.json, out);
         return;

@@ -18,6 +18,7 @@ namespace nettopo {
 struct DistributeRequest {
     std::uint64_t ranks = 0;
     std::string policy = "scatter"; // scatter or compact
+    std::string prefer;             // performance or efficiency; empty: none
     std::string rankfile;           // write an Open MPI rankfile there ('-': stdout)
     std::string slurm;              // write a Slurm hostfile there ('-': stdout)
     bool physical_slots = false;    // the rankfile's slots: OS indexes, not logical

@@ -101,6 +101,11 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
                         "(fill the closest PUs first)")
             ->capture_default_str()
             ->check(completion_words({"scatter", "compact"}));
+        sub->add_option("--prefer", o.distribute.prefer,
+                        "On hybrid CPUs, fill the PUs of this CPU kind first: performance (the "
+                        "kind hwloc ranks highest) or efficiency (the lowest); a machine of one "
+                        "kind or none places as without it")
+            ->check(completion_words({"performance", "efficiency"}));
         sub->add_option("--rankfile", o.distribute.rankfile,
                         "Write an Open MPI rankfile ('-' = stdout; logical PUs: run mpirun "
                         "--use-hwthread-cpus --rankfile FILE)")
@@ -131,6 +136,7 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
                       "NETTOPO_CPUSET)")
             ->needs(gpus);
         gpus->excludes(sub->get_option("--policy"));
+        gpus->excludes(sub->get_option("--prefer"));
     }
     if (std::string_view(c.name) == "path")
         sub->add_flag("--hops", o.by_hops, "Fewest hops instead of least latency");

@@ -3,6 +3,7 @@
 #include "nettopo/families/family.hpp"
 #include "nettopo/formats/archive.hpp"
 #include "nettopo/model/cluster_builder.hpp"
+#include "nettopo/support/cpu_set_text.hpp"
 #include "nettopo/support/detail/name_rules.hpp"
 #include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <iterator>
+#include <limits>
 #include <optional>
 #include <pugixml.hpp>
 
@@ -225,6 +227,15 @@ private:
                     fail(latencies, fmt::format("bad latency {}=\"{}\"", a.name(), a.value()));
                 lat[*type] = *v;
             }
+            // What a <type> may hold: a later version's element is refused,
+            // not dropped.
+            for (pugi::xml_node c : t.children()) {
+                const std::string_view name = c.name();
+                if (c.type() == pugi::node_element && name != "latencies" &&
+                    name != "numa-distances" && name != "cpu-kinds" && name != "io" &&
+                    name != "object")
+                    fail(c, fmt::format("unexpected <{}> inside <type>", name));
+            }
             // The caller's latencies win over the archive's, as over a
             // description's lat. options.
             lat = level_latencies_.applied_to(lat);
@@ -233,6 +244,8 @@ private:
             read_objects(root, b, ObjectId());
             if (const pugi::xml_node nd = t.child("numa-distances"))
                 b.set_numa_distances(numa_distances(nd, version));
+            if (const pugi::xml_node kinds = t.child("cpu-kinds"))
+                read_cpu_kinds(kinds, b, version);
             if (const pugi::xml_node io = t.child("io")) read_io(io, root, version, b);
             MachineTree tree;
             try {
@@ -432,6 +445,51 @@ private:
             fail(e, fmt::format("<numa-distances count=\"{}\"> holds {} values (expected {})", n,
                                 values.size(), n * n));
         return values;
+    }
+
+    // <cpu-kinds count="K"><kind efficiency="E" pus="0-3"><info name=""
+    // value=""/>...</kind>...</cpu-kinds> (version 4), after the tree's
+    // objects: a kind names PUs by logical index.
+    void read_cpu_kinds(pugi::xml_node e, MachineTree::Builder& b, std::uint64_t version) const {
+        if (version < 4)
+            fail(e, fmt::format("<cpu-kinds> needs archive format version 4 (this archive says "
+                                "version {})",
+                                version));
+        std::uint64_t n = 0;
+        for (pugi::xml_node k : e.children()) {
+            if (k.type() != pugi::node_element) continue;
+            if (std::string_view(k.name()) != "kind")
+                fail(k, fmt::format("unexpected <{}> inside <cpu-kinds>", k.name()));
+            CpuKind kind;
+            if (const pugi::xml_attribute a = k.attribute("efficiency")) {
+                const auto v = parse_uint(a.value());
+                if (!v || *v > static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max()))
+                    fail(k, fmt::format("efficiency=\"{}\" is not a rank (a whole number from 0; "
+                                        "the attribute is left out when hwloc could not rank "
+                                        "the kinds)",
+                                        a.value()));
+                kind.efficiency = static_cast<std::int32_t>(*v);
+            }
+            for (pugi::xml_node i : k.children()) {
+                if (i.type() != pugi::node_element) continue;
+                if (std::string_view(i.name()) != "info")
+                    fail(i, fmt::format("unexpected <{}> inside <kind>", i.name()));
+                kind.infos.push_back({text(i, "name"), text(i, "value")});
+            }
+            const char* pus = text(k, "pus");
+            std::vector<std::uint32_t> list;
+            try {
+                list = parse_cpu_list(pus, b.num_pus());
+            } catch (const InputError& err) {
+                fail(k, fmt::format("pus=\"{}\" of CPU kind #{} is not a list of the type's {} "
+                                    "PUs (by logical index): {}",
+                                    pus, n, b.num_pus(), err.what()));
+            }
+            located(k, [&] { b.add_cpu_kind(std::move(kind), list); });
+            ++n;
+        }
+        check_count(e, n);
+        located(e, [&] { b.check_cpu_kinds(); });
     }
 
     bool forwards(pugi::xml_node e, std::uint64_t version) const {

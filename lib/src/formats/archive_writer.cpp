@@ -1,5 +1,6 @@
 // Writer of the nettopo XML archive (share/doc/archive-format.md).
 #include "nettopo/formats/archive.hpp"
+#include "nettopo/support/cpu_set_text.hpp"
 #include "nettopo/support/detail/atomic_file.hpp"
 #include "nettopo/support/detail/text.hpp"
 #include "support/name_runs.hpp"
@@ -30,6 +31,26 @@ void write_objects(pugi::xml_node parent, const MachineTree& tree, ObjectId id) 
         if (m.size_bytes) me.append_attribute("size") = fmt::format("{}", m.size_bytes).c_str();
     }
     for (ObjectId child : tree.children(id)) write_objects(e, tree, child);
+}
+
+// <cpu-kinds count="K"><kind efficiency="E" pus="L"><info name value/>...
+// (version 4; efficiency left out when hwloc could not rank the kinds).
+void write_cpu_kinds(pugi::xml_node type, const MachineTree& tree) {
+    if (tree.cpu_kinds().empty()) return;
+    pugi::xml_node kinds = type.append_child("cpu-kinds");
+    kinds.append_attribute("count") = static_cast<unsigned>(tree.cpu_kinds().size());
+    for (std::uint32_t k = 0; k < tree.cpu_kinds().size(); ++k) {
+        const CpuKind& kind = tree.cpu_kinds()[k];
+        pugi::xml_node e = kinds.append_child("kind");
+        if (kind.efficiency != unknown_cpu_kind_efficiency)
+            e.append_attribute("efficiency") = kind.efficiency;
+        e.append_attribute("pus") = format_cpu_list(tree.pus_of_cpu_kind(k)).c_str();
+        for (const CpuKindInfo& info : kind.infos) {
+            pugi::xml_node i = e.append_child("info");
+            i.append_attribute("name") = info.name.c_str();
+            i.append_attribute("value") = info.value.c_str();
+        }
+    }
 }
 
 // <io>: the PCI tree and the devices (version 4). `locality` is the
@@ -79,6 +100,7 @@ void write_type(pugi::xml_node types, const MachineType& t, std::uint32_t id) {
         nd.append_attribute("count") = t.tree().count(ObjectType::NUMANode);
         nd.text().set(fmt::format("{}", fmt::join(d, " ")).c_str());
     }
+    write_cpu_kinds(e, t.tree());
     write_io(e, t.tree());
     write_objects(e, t.tree(), ObjectId(0));
 }
@@ -112,14 +134,15 @@ void write_archive(const Cluster& c, std::ostream& out, Progress* progress) {
     decl.append_attribute("encoding") = "UTF-8";
     pugi::xml_node root = doc.append_child("nettopo");
     const bool end_hosts = !c.network().all_forward();
-    bool numa_distances = false;
-    for (std::uint32_t t = 0; t < c.num_types(); ++t)
-        numa_distances |= !c.type(TypeId(t)).tree().numa_distances().empty() ||
-                          !c.type(TypeId(t)).tree().devices().empty() ||
-                          !c.type(TypeId(t)).tree().pci().empty();
-    root.append_attribute("version") = numa_distances ? 4
-                                       : end_hosts    ? 3
-                                                      : archive_version_without_end_hosts;
+    bool version_4 = false; // NUMA distances, CPU kinds or I/O devices
+    for (std::uint32_t t = 0; t < c.num_types(); ++t) {
+        const MachineTree& tree = c.type(TypeId(t)).tree();
+        version_4 |= !tree.numa_distances().empty() || !tree.cpu_kinds().empty() ||
+                     !tree.devices().empty() || !tree.pci().empty();
+    }
+    root.append_attribute("version") = version_4   ? 4
+                                       : end_hosts ? 3
+                                                   : archive_version_without_end_hosts;
     root.append_attribute("name") = c.name().c_str();
     if (!c.family().empty()) root.append_attribute("family") = c.family().c_str();
 

@@ -10,6 +10,7 @@
 #include <hwloc.h>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace nettopo::detail {
 
@@ -31,6 +32,11 @@ Topology make_topology(PuScope scope = PuScope::whole_machine);
 // it), and must hold exactly the allowed PUs. Throws InputError (without
 // location) on a tree nettopo refuses.
 HwlocMachine machine_of(hwloc_topology_t topology, PuScope scope);
+
+// Adds hwloc's CPU kinds to a builder holding the topology's tree, whose
+// PU objects `pus` are in the builder's PU order (hwloc_cpu_kinds.cpp).
+void add_cpu_kinds(MachineTree::Builder& b, hwloc_topology_t topo,
+                   const std::vector<hwloc_obj_t>& pus);
 
 // Runs `parse`, hwloc's work on a user's input: through the caller's sandbox
 // if it gave one, else here, in the calling thread (never in another process:

@@ -19,6 +19,7 @@
 #include <string>
 #include <unistd.h>
 #include <unordered_map>
+#include <vector>
 
 namespace nettopo {
 
@@ -87,14 +88,22 @@ void add_memory(MachineTree::Builder& b, hwloc_obj_t mem, ObjectId parent) {
     }
 }
 
-void add_subtree(MachineTree::Builder& b, hwloc_obj_t o, ObjectId parent,
-                 std::unordered_map<hwloc_obj_t, ObjectId>& ids) {
+// What the conversion needs of the objects it added: `ids` maps each
+// CPU-side hwloc object to its id (the I/O side hangs from them), `pus` holds
+// the PU objects in the order the builder numbers them (the CPU kinds').
+struct AddedObjects {
+    std::unordered_map<hwloc_obj_t, ObjectId> ids;
+    std::vector<hwloc_obj_t> pus;
+};
+
+void add_subtree(MachineTree::Builder& b, hwloc_obj_t o, ObjectId parent, AddedObjects& added) {
     const auto type = convert_type(o->type);
     if (!type || is_memory(*type)) return;
     const ObjectId id = b.add(*type, parent, os_index_of(o), size_of(o));
-    ids.emplace(o, id);
+    added.ids.emplace(o, id);
+    if (*type == ObjectType::PU) added.pus.push_back(o);
     add_memory(b, o->memory_first_child, id);
-    for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling) add_subtree(b, c, id, ids);
+    for (hwloc_obj_t c = o->first_child; c; c = c->next_sibling) add_subtree(b, c, id, added);
 }
 
 // hwloc's NUMA latency matrix (the firmware's SLIT, or what a user gave
@@ -131,10 +140,11 @@ std::vector<std::uint64_t> numa_distances_of(hwloc_topology_t topo) {
 
 MachineTree convert(hwloc_topology_t topo) {
     MachineTree::Builder b;
-    std::unordered_map<hwloc_obj_t, ObjectId> ids;
-    add_subtree(b, hwloc_get_root_obj(topo), ObjectId(), ids);
+    AddedObjects added;
+    add_subtree(b, hwloc_get_root_obj(topo), ObjectId(), added);
     b.set_numa_distances(numa_distances_of(topo));
-    detail::add_io(b, topo, ids);
+    detail::add_cpu_kinds(b, topo, added.pus);
+    detail::add_io(b, topo, added.ids);
     return std::move(b).finish();
 }
 

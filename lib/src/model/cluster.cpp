@@ -169,6 +169,12 @@ double Cluster::intra_machine_latency(PeId a, PeId b) const {
     return machine_type(machine_of(a)).latency_between(local_pu(a), local_pu(b));
 }
 
+const CpuKind* Cluster::cpu_kind_of(PeId p) const {
+    const MachineTree& tree = machine_type(machine_of(p)).tree();
+    const std::optional<std::uint32_t> kind = tree.cpu_kind_of_pu(local_pu(p));
+    return kind ? &tree.cpu_kinds()[*kind] : nullptr;
+}
+
 PeId Cluster::require_pe(std::uint64_t index) const {
     if (index >= num_pes())
         throw UsageError(fmt::format("PE {} does not exist: the cluster has {} PEs (0..{})", index,

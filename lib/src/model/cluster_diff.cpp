@@ -61,10 +61,15 @@ std::optional<MachineChange> compare_types(const MachineType& e, const MachineTy
             (x.type == ObjectType::NUMANode ? c.numa_memory : c.cache_sizes) |=
                 x.size_bytes != y.size_bytes;
         }
-        if (c.layout) c.os_indexes = c.cache_sizes = c.numa_memory = false; // no longer comparable
+        c.cpu_kinds = !std::equal(te.cpu_kinds().begin(), te.cpu_kinds().end(),
+                                  ta.cpu_kinds().begin(), ta.cpu_kinds().end());
+        for (std::uint32_t pu = 0; !c.layout && !c.cpu_kinds && pu < te.num_pus(); ++pu)
+            c.cpu_kinds = te.cpu_kind_of_pu(pu) != ta.cpu_kind_of_pu(pu);
+        if (c.layout) // no longer comparable
+            c.os_indexes = c.cache_sizes = c.numa_memory = c.cpu_kinds = false;
     }
     const bool same = c.expected == c.actual && !c.layout && !c.os_indexes && !c.cache_sizes &&
-                      !c.numa_memory && !c.latencies;
+                      !c.numa_memory && !c.latencies && !c.cpu_kinds;
     if (same) return std::nullopt;
     return c;
 }

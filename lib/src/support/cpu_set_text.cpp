@@ -1,7 +1,11 @@
 #include "nettopo/support/cpu_set_text.hpp"
 
+#include "nettopo/support/error.hpp"
+
 #include <algorithm>
+#include <charconv>
 #include <fmt/format.h>
+#include <utility>
 #include <vector>
 
 namespace nettopo {
@@ -24,6 +28,56 @@ std::string format_cpu_list(std::span<const std::uint32_t> os_indexes) {
         if (!out.empty()) out += ',';
         out += j == i ? fmt::format("{}", s[i]) : fmt::format("{}-{}", s[i], s[j]);
         i = j + 1;
+    }
+    return out;
+}
+
+std::vector<std::uint32_t> parse_cpu_list(std::string_view text, std::uint32_t bound) {
+    // Ranges first, merged once sorted: the output is the union, whatever
+    // the text repeats (a list of the same wide range a thousand times costs
+    // its length, not a thousand ranges' worth of indexes).
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
+    const auto bad = [&](std::string_view why) {
+        return InputError(fmt::format("'{}' is not a list of indexes such as 0-3,8 ({})",
+                                      text.substr(0, std::min<std::size_t>(text.size(), 32)), why));
+    };
+    const char* p = text.data();
+    const char* const end = p + text.size();
+    const auto number = [&]() {
+        std::uint32_t v = 0;
+        const auto [next, ec] = std::from_chars(p, end, v);
+        if (ec == std::errc::result_out_of_range || (ec == std::errc() && v >= bound))
+            throw InputError(bound == 0 ? fmt::format("'{}' names an index, but there is none",
+                                                      text.substr(0, 32))
+                                        : fmt::format("'{}' names an index past the last, {}",
+                                                      text.substr(0, 32), bound - 1));
+        if (ec != std::errc()) throw bad("a missing or bad number");
+        p = next;
+        return v;
+    };
+    while (p != end) {
+        const std::uint32_t first = number();
+        std::uint32_t last = first;
+        if (p != end && *p == '-') {
+            ++p;
+            last = number();
+            if (last < first) throw bad(fmt::format("the range {}-{} runs backwards", first, last));
+        }
+        ranges.emplace_back(first, last);
+        if (p != end) {
+            if (*p != ',') throw bad(fmt::format("unexpected '{}'", *p));
+            if (++p == end) throw bad("an empty item at the end");
+        }
+    }
+    std::sort(ranges.begin(), ranges.end());
+    std::vector<std::uint32_t> out;
+    for (const auto& [first, last] : ranges) {
+        std::uint32_t from = first;
+        if (!out.empty()) {
+            if (last <= out.back()) continue;
+            from = std::max(from, out.back() + 1);
+        }
+        for (std::uint64_t i = from; i <= last; ++i) out.push_back(static_cast<std::uint32_t>(i));
     }
     return out;
 }

@@ -1,6 +1,8 @@
 #include "nettopo/tree/machine_tree.hpp"
 
+#include "nettopo/support/detail/name_rules.hpp"
 #include "nettopo/support/error.hpp"
+#include "tree/cpu_kind_text.hpp"
 #include "tree/io_signature.hpp"
 
 #include <algorithm>
@@ -59,8 +61,16 @@ std::string MachineTree::signature() const {
         s += fmt::format("{}/{}/{}/{};", m.parent.value, static_cast<int>(m.type), m.os_index,
                          m.size_bytes);
     if (!numa_distances_.empty()) s += fmt::format("|d:{}", fmt::join(numa_distances_, ","));
+    s += detail::cpu_kinds_section(*this);
     if (!pci_.empty() || !devices_.empty()) s += "|io:" + detail::io_signature(pci_, devices_);
     return s;
+}
+
+std::vector<std::uint32_t> MachineTree::pus_of_cpu_kind(std::uint32_t kind) const {
+    std::vector<std::uint32_t> pus;
+    for (std::uint32_t pu = 0; pu < pu_kinds_.size(); ++pu)
+        if (pu_kinds_[pu] == kind) pus.push_back(pu);
+    return pus;
 }
 
 std::optional<std::uint32_t> MachineTree::find_device(std::string_view name) const {
@@ -81,7 +91,8 @@ bool MachineTree::operator==(const MachineTree& o) const {
         return x.type == y.type && x.parent == y.parent && x.os_index == y.os_index &&
                x.size_bytes == y.size_bytes;
     };
-    return numa_distances_ == o.numa_distances_ && pci_ == o.pci_ && devices_ == o.devices_ &&
+    return numa_distances_ == o.numa_distances_ && cpu_kinds_ == o.cpu_kinds_ &&
+           pu_kinds_ == o.pu_kinds_ && pci_ == o.pci_ && devices_ == o.devices_ &&
            std::equal(objects_.begin(), objects_.end(), o.objects_.begin(), o.objects_.end(),
                       same_object) &&
            std::equal(memory_.begin(), memory_.end(), o.memory_.begin(), o.memory_.end(),
@@ -109,7 +120,37 @@ ObjectId MachineTree::Builder::add(ObjectType type, ObjectId parent, std::uint32
         throw InputError(fmt::format("machine tree deeper than {} levels", max_tree_depth));
     objs.push_back({type, depth, parent, os_index, size_bytes, 0, 0, 0, 0, 0});
     open_.push_back(id);
+    pus_added_ += type == ObjectType::PU;
     return id;
+}
+
+void MachineTree::Builder::add_cpu_kind(CpuKind kind, std::span<const std::uint32_t> pus) {
+    const auto index = static_cast<std::uint32_t>(tree_.cpu_kinds_.size());
+    if (pus.empty()) throw InputError(fmt::format("CPU kind #{} has no PU", index));
+    if (kind.efficiency < unknown_cpu_kind_efficiency)
+        throw InputError(fmt::format("CPU kind #{} has the efficiency {} (an efficiency is a rank "
+                                     "from 0, or -1 when unknown)",
+                                     index, kind.efficiency));
+    for (const CpuKindInfo& info : kind.infos) {
+        if (info.name.empty())
+            throw InputError(fmt::format("CPU kind #{} has an info without a name", index));
+        check_text(fmt::format("the name of an info of CPU kind #{}", index), info.name);
+        check_text(fmt::format("the info {} of CPU kind #{}", shown_name(info.name), index),
+                   info.value);
+    }
+    auto& kinds = tree_.pu_kinds_;
+    kinds.resize(pus_added_, no_cpu_kind);
+    for (const std::uint32_t pu : pus) {
+        if (pu >= pus_added_)
+            throw InputError(fmt::format(
+                "CPU kind #{} names PU {}, but the machine has {}", index, pu,
+                pus_added_ == 1 ? std::string("1 PU") : fmt::format("{} PUs", pus_added_)));
+        if (kinds[pu] != no_cpu_kind && kinds[pu] != index)
+            throw InputError(fmt::format("PU {} is in CPU kinds #{} and #{} (a PU has one kind)",
+                                         pu, kinds[pu], index));
+        kinds[pu] = index;
+    }
+    tree_.cpu_kinds_.push_back(std::move(kind));
 }
 
 void MachineTree::Builder::add_memory(ObjectType type, ObjectId parent, std::uint32_t os_index,
@@ -197,6 +238,28 @@ void MachineTree::number_memory(MachineTree& t) {
     }
 }
 
+// hwloc ranks the kinds it can rank from 0 (least powerful) to the number
+// of kinds - 1, each rank once, and gives every kind -1 when it cannot rank
+// one (hwloc_internal_cpukinds_rank): anything else is not hwloc's ranking
+// and would order `distribute --prefer` by nothing meaningful. A tree may
+// hold fewer kinds than hwloc ranked (those of PUs it does not model: the
+// allowed part of an export), so its ranks may skip values.
+void MachineTree::Builder::check_cpu_kinds() const {
+    const auto& kinds = tree_.cpu_kinds_;
+    const auto n = static_cast<std::uint32_t>(kinds.size());
+    std::vector<std::int32_t> ranks; // sorted, not searched: an archive may hold many kinds
+    for (const CpuKind& kind : kinds)
+        if (kind.efficiency != unknown_cpu_kind_efficiency) ranks.push_back(kind.efficiency);
+    if (!ranks.empty() && ranks.size() != n)
+        throw InputError(fmt::format("{} of {} CPU kinds have an unknown efficiency (hwloc ranks "
+                                     "every kind or none)",
+                                     n - ranks.size(), n));
+    std::sort(ranks.begin(), ranks.end());
+    if (const auto twice = std::adjacent_find(ranks.begin(), ranks.end()); twice != ranks.end())
+        throw InputError(
+            fmt::format("CPU kinds share the efficiency {} (hwloc ranks each kind apart)", *twice));
+}
+
 // References of the I/O side in range, PCI parents before their children,
 // device names unique in the machine (they are how users name a device).
 void MachineTree::check_io(const MachineTree& t) {
@@ -273,6 +336,16 @@ MachineTree MachineTree::Builder::finish() && {
         throw InputError(fmt::format("a NUMA distance matrix of {} values for {} NUMA nodes "
                                      "(expected {})",
                                      t.numa_distances_.size(), numa, numa * numa));
+    check_cpu_kinds();
+    // One kind tells no PU from another: hwloc reports one on many
+    // homogeneous machines (from their frequency infos), and keeping it would
+    // split hosts that are otherwise one type and change what they print.
+    if (t.cpu_kinds_.size() < min_cpu_kinds) {
+        t.cpu_kinds_.clear();
+        t.pu_kinds_.clear();
+    } else {
+        t.pu_kinds_.resize(t.pus_.size(), no_cpu_kind);
+    }
     check_io(t);
     return std::move(tree_);
 }
@@ -338,6 +411,8 @@ void read_section(MachineTree::Builder& builder, std::string_view section) {
         colon == std::string_view::npos ? std::string_view() : section.substr(colon + 1);
     if (tag == "d" && colon != std::string_view::npos)
         builder.set_numa_distances(read_numbers(payload, "NUMA distance"));
+    else if (tag == "k" && colon != std::string_view::npos)
+        detail::read_cpu_kinds_section(builder, payload);
     else if (tag == "io" && colon != std::string_view::npos)
         detail::read_io_signature(payload, builder);
     else

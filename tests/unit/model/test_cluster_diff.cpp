@@ -3,6 +3,7 @@
 // of random clusters against a slow twin that compares the two
 // specifications name by name in ordered maps.
 #include "nettopo/formats/description.hpp"
+#include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/model/cluster_diff.hpp"
 #include "testkit/random_cluster.hpp"
 
@@ -227,6 +228,41 @@ TEST_CASE("cluster diff: memory and NUMA nodes are counted from the tree", "[clu
     CHECK(m.differences[0].machine.actual.memory_bytes == 6'000'000'000u);
     CHECK(m.differences[0].machine.numa_memory);
     CHECK_FALSE(m.differences[0].machine.layout);
+}
+
+namespace {
+
+// One machine "a": 2 cores of one PU, in CPU kinds of these efficiencies
+// (a kind each; none when empty).
+Cluster with_kinds(const std::vector<std::int32_t>& efficiencies) {
+    MachineTree::Builder b;
+    const ObjectId root = b.add(ObjectType::Machine, ObjectId());
+    for (std::uint32_t c = 0; c < 2; ++c)
+        b.add(ObjectType::PU, b.add(ObjectType::Core, root, c), c);
+    for (std::uint32_t k = 0; k < efficiencies.size(); ++k)
+        b.add_cpu_kind(CpuKind{efficiencies[k], {}}, std::vector<std::uint32_t>{k});
+    ClusterBuilder cb("kinds");
+    cb.add_machine("a", cb.add_type(MachineType("t", std::move(b).finish(), NodeLevel{},
+                                                LevelLatencies::defaults())));
+    return std::move(cb).build();
+}
+
+} // namespace
+
+TEST_CASE("cluster diff: other CPU kinds are a machine change", "[cluster-diff][cpu_kinds]") {
+    CHECK(diff_clusters(with_kinds({0, 1}), with_kinds({0, 1})).identical());
+    // A single kind is not kept (min_cpu_kinds): a host whose hwloc gives
+    // one is the host without kinds, whatever that kind says.
+    CHECK(diff_clusters(with_kinds({0}), with_kinds({})).identical());
+    CHECK(diff_clusters(with_kinds({-1}), with_kinds({0})).identical());
+    for (const auto& other : {std::vector<std::int32_t>{}, std::vector<std::int32_t>{1, 0}}) {
+        const ClusterDiff d = diff_clusters(with_kinds({0, 1}), with_kinds(other));
+        REQUIRE(d.differences.size() == 1);
+        CHECK(d.differences[0].kind == DifferenceKind::machine_changed);
+        CHECK(d.differences[0].machine.cpu_kinds);
+        CHECK_FALSE(d.differences[0].machine.layout);
+        CHECK(d.differences[0].machine.expected == d.differences[0].machine.actual);
+    }
 }
 
 namespace {

@@ -23,9 +23,10 @@ namespace nettopo {
 /// The newest version. Readers read every version from 1 up to this one.
 /// 2: link lines may leave out trailing fields that repeat the previous line's.
 /// 3: machines may say forwards="no" (end hosts, which carry no traffic).
-/// 4: a machine type may carry the machine's NUMA distances (<numa-distances>).
+/// 4: a machine type may carry the machine's NUMA distances (<numa-distances>)
+///    and its CPU kinds (<cpu-kinds>).
 /// The writer writes the oldest version that holds the cluster: 2 when every
-/// machine forwards and no type has NUMA distances (so such archives are
+/// machine forwards and no type has NUMA distances or CPU kinds (so such archives are
 /// unchanged), else the oldest of 3 and 4 that holds what it has; readers
 /// older than it refuse it instead of reading it wrongly.
 inline constexpr int archive_version = 4;

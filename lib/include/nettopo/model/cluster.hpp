@@ -151,6 +151,10 @@ public:
     /// Latency between two PEs of one machine, in ns, from the machine type's
     /// latencies (precondition: same machine). O(log R).
     double intra_machine_latency(PeId a, PeId b) const;
+    /// The CPU kind of PE `p`'s PU (one of MachineTree::cpu_kinds of its
+    /// machine's type: a hybrid CPU's performance or efficiency cores);
+    /// nullptr when its machine's source gave that PU no kind. O(log R).
+    const CpuKind* cpu_kind_of(PeId p) const;
 
     /// PE `index`, checked: throws UsageError when the cluster has no such PE.
     /// For values coming from users. O(1).

@@ -69,6 +69,9 @@ struct MachineChange {
     bool cache_sizes = false; ///< same shape, other cache sizes (memory-side caches included)
     bool numa_memory = false; ///< same shape, other local memory of some NUMA node
     bool latencies = false;   ///< other latencies between the levels
+    /// Same shape, other CPU kinds (MachineTree::cpu_kinds: their
+    /// efficiencies or infos, or which PUs are of which kind).
+    bool cpu_kinds = false;
 };
 
 /// One difference between two clusters.

@@ -27,6 +27,20 @@
 /// holds several, and with more ranks than PUs each PU runs floor(N/P) or
 /// ceil(N/P) consecutive ranks, exactly as hwloc-distrib wraps.
 ///
+/// A preference for a kind of CPU (CpuKindPreference, hybrid machines: see
+/// CpuKind) divides the PUs into tiers: on each machine type with at least
+/// two kinds hwloc ranked, tier 0 holds the PUs of the preferred kind (the
+/// highest efficiency rank for performance, the lowest for efficiency), tier
+/// 1 the next kind, and so on, PUs in no kind last; on the other types
+/// (no kinds, as where hwloc gives one: min_cpu_kinds; or unranked) every
+/// PU is in tier 0. Each tier gets
+/// floor(N/P) ranks per PU of it, and the N mod P ranks left go to the
+/// tiers in order, one per PU, as far as they go: so with N <= P the
+/// preferred PUs are filled first, one rank each. The ranks of a tier are
+/// placed by the policy over the allocation seen with that tier's PUs only,
+/// tier 0's ranks first. Without a preference (or with one and no hybrid
+/// machine), the placement is the one below.
+///
 /// Compact: the PUs in order (groups, hosts, each host's PUs in logical
 /// order, i.e. closest first), the first N % P of them taking
 /// floor(N/P) + 1 consecutive ranks, the others floor(N/P); with N <= P rank
@@ -54,6 +68,22 @@ enum class DistributePolicy : std::uint8_t {
 /// "scatter", "compact"; ValueError otherwise. O(1).
 DistributePolicy parse_distribute_policy(std::string_view text);
 
+/// Which kind of CPU core distribute fills first on hybrid machines.
+enum class CpuKindPreference : std::uint8_t {
+    none,        ///< every PU alike
+    performance, ///< the kind hwloc ranks highest (CpuKind::efficiency) first
+    efficiency,  ///< the kind hwloc ranks lowest (the most energy-efficient) first
+};
+
+/// "performance", "efficiency"; ValueError otherwise. O(1).
+CpuKindPreference parse_cpu_kind_preference(std::string_view text);
+
+/// Whether a preference changes anything on `allocation`: some machine of
+/// it has at least two CPU kinds hwloc ranked. Machine ids out of range are
+/// skipped. O(allocation + the PUs of every machine type); throws only
+/// std::bad_alloc.
+bool has_ranked_cpu_kinds(const Cluster& cluster, std::span<const MachineId> allocation);
+
 /// Most ranks one call places (the output has one entry per rank).
 inline constexpr std::uint64_t max_distributed_ranks = 100'000'000;
 
@@ -62,9 +92,12 @@ inline constexpr std::uint64_t max_distributed_ranks = 100'000'000;
 /// above; the whole cluster is every machine in id order). Throws UsageError
 /// for 0 ranks, more than max_distributed_ranks, an empty allocation or a
 /// machine given twice. O(N + the allocation's PUs + its hosts' links), plus
-/// clearing one flag per cluster machine and one group id per switch.
+/// clearing one flag per cluster machine and one group id per switch; with a
+/// preference, O(the allocation's PUs + the PUs of every machine type) more
+/// per tier (a machine type counts once, however many machines share it).
 std::vector<PeId> distribute(const Cluster& cluster, std::span<const MachineId> allocation,
-                             std::uint64_t ranks, DistributePolicy policy);
+                             std::uint64_t ranks, DistributePolicy policy,
+                             CpuKindPreference prefer = CpuKindPreference::none);
 
 /// The whole cluster as an allocation: every machine in id order. O(M);
 /// throws only std::bad_alloc.

@@ -41,6 +41,12 @@ struct ClusterSummary {
     /// lower bound from a double sweep.
     std::optional<std::uint32_t> diameter_hops;
     bool diameter_exact = true; ///< false: diameter_hops is a lower bound
+    /// One CPU kind of a machine type (MachineTree::cpu_kinds) and its PUs.
+    struct KindInfo {
+        CpuKind kind;                          ///< efficiency and infos
+        std::vector<std::uint32_t> pus;        ///< logical indexes, ascending
+        std::vector<std::uint32_t> os_indexes; ///< theirs; empty when unknown
+    };
     /// One machine type, in numbers.
     struct TypeInfo {
         std::string description;         ///< MachineType::description
@@ -48,6 +54,7 @@ struct ClusterSummary {
         std::uint32_t machines;          ///< machines of the type
         std::uint32_t pes_per_machine;   ///< PEs of one of them
         std::uint32_t nodes_per_machine; ///< nodes of one of them
+        std::vector<KindInfo> cpu_kinds; ///< in the tree's order; empty without kinds
     };
     std::vector<TypeInfo> machine_types; ///< in TypeId order
 };

@@ -9,6 +9,7 @@
 #include "nettopo/tree/io_devices.hpp"
 #include "nettopo/tree/object_type.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -65,14 +66,49 @@ struct MemoryObject {
     std::uint32_t logical_index;
 };
 
+/// One piece of information on a CPU kind, as hwloc names it: "CoreType" =
+/// "IntelAtom", "FrequencyMaxMHz" = "2000", "LinuxCapacity" = "1024", ...
+struct CpuKindInfo {
+    std::string name;                                    ///< never empty
+    std::string value;                                   ///< may be empty
+    bool operator==(const CpuKindInfo&) const = default; ///< same name and value
+};
+
+/// The efficiency of a CPU kind that hwloc could not rank.
+inline constexpr std::int32_t unknown_cpu_kind_efficiency = -1;
+
+/// The fewest CPU kinds a tree keeps: one kind tells no PU from another.
+/// hwloc reports a single kind on many homogeneous machines (from their
+/// frequency infos); a tree has none there, so such hosts stay one machine
+/// type and print what they printed before kinds.
+inline constexpr std::size_t min_cpu_kinds = 2;
+
+/// A kind of CPU core of a hybrid machine (performance and efficiency cores),
+/// as hwloc's CPU kinds describe it (hwloc_cpukinds_get_info): identical PUs
+/// share a kind, and hwloc ranks the kinds. A homogeneous machine has one
+/// kind or none in hwloc, and none in a MachineTree (min_cpu_kinds).
+struct CpuKind {
+    /// hwloc's rank of the kind: 0 for the least powerful (and most
+    /// energy-efficient) kind up to the number of kinds - 1 for the most
+    /// powerful; unknown_cpu_kind_efficiency (-1) for every kind of a machine
+    /// hwloc could not rank. A higher value means greater performance,
+    /// whatever the word suggests (hwloc's doc/hwloc.doxy, "CPU Kinds"). The
+    /// value hwloc reports, kept: where the tree models part of the machine
+    /// (an export's allowed PUs), the kinds of the other PUs are left out and
+    /// the ranks kept may skip one.
+    std::int32_t efficiency = unknown_cpu_kind_efficiency;
+    std::vector<CpuKindInfo> infos;                  ///< in hwloc's order
+    bool operator==(const CpuKind&) const = default; ///< same efficiency and infos
+};
+
 /// One machine's tree (see the file's comment), made by MachineTree::Builder,
 /// the hwloc adapter or tree_from_signature.
 /// \threads Immutable once made: const calls from several threads at once are safe.
 /// \cost Accessors are O(1) and allocate nothing (precondition: ids in
 /// range); common_ancestor is O(height), level_name and level_name_at
-/// O(levels), count, signature and operator== O(objects). level_name,
-/// level_name_at and signature allocate the string. Nothing throws but
-/// std::bad_alloc.
+/// O(levels), count, signature, operator== and pus_of_cpu_kind
+/// O(objects). level_name, level_name_at, pus_of_cpu_kind and signature
+/// allocate what they return. Nothing throws but std::bad_alloc.
 class MachineTree {
 public:
     class Builder;
@@ -95,6 +131,18 @@ public:
     /// values. Empty when the source gave none.
     std::span<const std::uint64_t> numa_distances() const { return numa_distances_; }
 
+    /// The machine's CPU kinds (CpuKind), in hwloc's order: at least
+    /// min_cpu_kinds, or empty (the source gave fewer). Every kind has at
+    /// least one PU.
+    std::span<const CpuKind> cpu_kinds() const { return cpu_kinds_; }
+    /// The kind (an index into cpu_kinds()) of the PU of logical index `pu`;
+    /// nullopt when the PU is in no kind (hwloc may describe some PUs only).
+    std::optional<std::uint32_t> cpu_kind_of_pu(std::uint32_t pu) const {
+        if (pu_kinds_.empty() || pu_kinds_[pu] == no_cpu_kind) return std::nullopt;
+        return pu_kinds_[pu];
+    }
+    /// The PUs (logical indexes, ascending) of kind `kind`. O(PUs); allocates.
+    std::vector<std::uint32_t> pus_of_cpu_kind(std::uint32_t kind) const;
     /// The PCI tree of the I/O devices (tree/io_devices.hpp), parents first.
     std::span<const PciObject> pci() const { return pci_; }
     /// The I/O devices (GPUs, network adapters...): GPUs first in their
@@ -137,12 +185,15 @@ public:
     /// the image format and raises image_version (formats/image.hpp); a test
     /// pins the text of version 1. Optional sections follow, each only when
     /// the tree has what it holds: the NUMA distances ("|d:10,21,21,10"),
-    /// the I/O devices ("|io:..."). Trees without them keep version 1's
-    /// text, and images written before still read.
+    /// the CPU kinds ("|k:0/0-1/CoreType:Small;1/2-3/CoreType:Big;": per
+    /// kind its efficiency, its PUs, its infos percent-encoded), the I/O
+    /// devices ("|io:..."). Trees without them keep version 1's text, and
+    /// images written before still read.
     std::string signature() const;
 
-    /// Same objects with the same attributes, in the same order, and the same
-    /// NUMA distances, PCI tree and devices.
+    /// Same objects with the same attributes, in the same order, the same
+    /// NUMA distances, the same CPU kinds over the same PUs, and the same
+    /// PCI tree and devices.
     bool operator==(const MachineTree&) const;
 
 private:
@@ -159,6 +210,10 @@ private:
     std::vector<ObjectId> pus_;
     std::vector<MemoryObject> memory_;
     std::vector<std::uint64_t> numa_distances_; ///< row-major over NUMA logical indexes
+    /// pu_kinds_ entry of a PU in no kind.
+    static constexpr std::uint32_t no_cpu_kind = 0xffffffffu;
+    std::vector<CpuKind> cpu_kinds_;
+    std::vector<std::uint32_t> pu_kinds_; ///< per logical PU; empty without kinds
     std::vector<PciObject> pci_;
     std::vector<IoDevice> devices_;
     std::vector<ObjectType> level_types_;    ///< per level_depth
@@ -175,9 +230,9 @@ MachineTree tree_from_signature(std::string_view signature);
 /// Builds a tree from objects given in depth-first pre-order (each object after
 /// its parent and after the whole subtree of its previous sibling).
 /// \threads One thread at a time per builder; separate builders are independent.
-/// \cost add and add_memory are amortised O(1); finish() is O(objects x
-/// levels) (levels: at most max_tree_depth + 1). Each throws InputError as it
-/// says, and std::bad_alloc.
+/// \cost add and add_memory are amortised O(1), add_cpu_kind O(PUs + the
+/// infos' length); finish() is O(objects x levels) (levels: at most
+/// max_tree_depth + 1). Each throws InputError as it says, and std::bad_alloc.
 class MachineTree::Builder {
 public:
     /// Returns the new object's id. The first object must be the Machine root.
@@ -194,6 +249,19 @@ public:
     void set_numa_distances(std::vector<std::uint64_t> values) {
         tree_.numa_distances_ = std::move(values);
     }
+    /// PUs added so far.
+    std::uint32_t num_pus() const { return pus_added_; }
+    /// Adds a CPU kind over the PUs of logical indexes `pus` (PUs added
+    /// before, each in one kind at most; see CpuKind): kinds are added
+    /// after the objects, in hwloc's order. Throws InputError for an empty
+    /// `pus`, a PU not added or already in a kind, an efficiency below -1, an
+    /// info with an empty name, or text with control characters or not UTF-8;
+    /// finish() checks the efficiencies together.
+    void add_cpu_kind(CpuKind kind, std::span<const std::uint32_t> pus);
+    /// The check finish() makes of the CPU kinds' efficiencies, made now (a
+    /// reader locates its error at the kinds): all unknown, or all known and
+    /// distinct, as hwloc ranks them. Throws InputError.
+    void check_cpu_kinds() const;
     /// Adds a PCI object (parent before child, locality a CPU-side object
     /// added before); returns its index. Checked in finish().
     std::uint32_t add_pci(const PciObject& p) {
@@ -204,11 +272,15 @@ public:
     /// finish(): names unique in the machine, references in range.
     void add_device(IoDevice d) { tree_.devices_.push_back(std::move(d)); }
     /// Checks the shape (one root, PUs have no children, every object has a PU
-    /// or memory below it) and computes the derived arrays. Throws InputError.
+    /// or memory below it) and the CPU kinds' efficiencies (all unknown, or
+    /// all known and distinct, as hwloc ranks them), drops the CPU kinds when
+    /// there are fewer than min_cpu_kinds, and computes the derived arrays.
+    /// Throws InputError.
     MachineTree finish() &&;
 
 private:
     MachineTree tree_;
+    std::uint32_t pus_added_ = 0;
     std::vector<ObjectId> open_; ///< current root-to-last path, to enforce pre-order
 };
 

@@ -135,8 +135,20 @@ ClusterSummary summarize(const Cluster& c, const HopDistribution* known) {
             level += fmt::format(
                 "; {} of {} PEs in no {}: {}", outside, type.num_pus(), to_string(type.node_type()),
                 type.tree().count(ObjectType::Core) ? "nodes by core" : "one node each");
+        std::vector<ClusterSummary::KindInfo> kinds;
+        const MachineTree& tree = type.tree();
+        for (std::uint32_t k = 0; k < tree.cpu_kinds().size(); ++k) {
+            ClusterSummary::KindInfo& info = kinds.emplace_back();
+            info.kind = tree.cpu_kinds()[k];
+            info.pus = tree.pus_of_cpu_kind(k);
+            for (const std::uint32_t pu : info.pus)
+                info.os_indexes.push_back(tree.object(tree.pu(pu)).os_index);
+            if (std::find(info.os_indexes.begin(), info.os_indexes.end(), unknown_os_index) !=
+                info.os_indexes.end())
+                info.os_indexes.clear();
+        }
         s.machine_types.push_back({type.description(), level + ")", machines_of_type[t],
-                                   type.num_pus(), type.num_nodes()});
+                                   type.num_pus(), type.num_nodes(), std::move(kinds)});
     }
     return s;
 }
