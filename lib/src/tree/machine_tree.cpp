@@ -1,6 +1,7 @@
 #include "nettopo/tree/machine_tree.hpp"
 
 #include "nettopo/support/error.hpp"
+#include "tree/interconnect_check.hpp"
 #include "tree/io_signature.hpp"
 
 #include <algorithm>
@@ -59,7 +60,8 @@ std::string MachineTree::signature() const {
         s += fmt::format("{}/{}/{}/{};", m.parent.value, static_cast<int>(m.type), m.os_index,
                          m.size_bytes);
     if (!numa_distances_.empty()) s += fmt::format("|d:{}", fmt::join(numa_distances_, ","));
-    if (!pci_.empty() || !devices_.empty()) s += "|io:" + detail::io_signature(pci_, devices_);
+    if (!pci_.empty() || !devices_.empty() || !interconnects_.empty())
+        s += "|io:" + detail::io_signature(pci_, devices_, interconnects_);
     return s;
 }
 
@@ -82,6 +84,7 @@ bool MachineTree::operator==(const MachineTree& o) const {
                x.size_bytes == y.size_bytes;
     };
     return numa_distances_ == o.numa_distances_ && pci_ == o.pci_ && devices_ == o.devices_ &&
+           interconnects_ == o.interconnects_ &&
            std::equal(objects_.begin(), objects_.end(), o.objects_.begin(), o.objects_.end(),
                       same_object) &&
            std::equal(memory_.begin(), memory_.end(), o.memory_.begin(), o.memory_.end(),
@@ -220,6 +223,8 @@ void MachineTree::check_io(const MachineTree& t) {
             if (t.devices_[j].name == d.name)
                 throw InputError(fmt::format("two devices are called {}", d.name));
     }
+    for (const Interconnect& m : t.interconnects_)
+        detail::check_interconnect(m, t.devices_.size(), t.pci_.size(), objects);
 }
 
 MachineTree MachineTree::Builder::finish() && {
