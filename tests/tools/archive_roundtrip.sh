@@ -25,6 +25,8 @@ inputs=(
     tests/golden/inputs/options.topo
     tests/golden/inputs/end-hosts.topo
     ../shared/data/hwloc-xml/16amd64-4distances.xml
+    ../shared/data/hwloc-xml/nvidiaDGX2.xml
+    ../shared/data/hwloc-xml/power8gpudistances.xml
 )
 schema=share/schema/nettopo-archive.xsd
 xmllint=$(command -v xmllint || true)
@@ -38,7 +40,7 @@ for input in "${inputs[@]}"; do
     a="$work/$name.a.xml"
     "$discover" -i "$input" -o - >"$a"
     # the same archive through a pipe: every report and a batch of queries
-    for q in "show --all" "summary" "--json summary" "num-nodes" "nearest 0 5"; do
+    for q in "show --all" "summary" "--json summary" "num-nodes" "nearest 0 5" "device-matrix"; do
         # shellcheck disable=SC2086
         want=$("$query" -i "$input" $q)
         # shellcheck disable=SC2086

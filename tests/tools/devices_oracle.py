@@ -23,7 +23,9 @@ For every real export of ../shared/data/hwloc-xml/ that holds OS devices
     objects with bridge_type 0-1 are host bridges; hwloc's own bridge depth
     says a root port (1), a switch's upstream port (even) and its downstream
     ports (odd, counted as their upstream port's switch); NUMA nodes from
-    their cpuset masks), not nettopo's.
+    their cpuset masks), not nettopo's; a pair of GPUs that hwloc's
+    NVLinkBandwidth, XGMI or XeLink matrices join (NV<n>, XGMI, XL) against
+    a reading of the export's <distances2> by interconnect_xml.py.
 
 Usage: devices_oracle.py BIN_DIR PROJECT_ROOT [SHARED_DATA]. Exit 77
 (skipped) without the hwloc tools or the shared data.
@@ -35,6 +37,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import interconnect_xml
 from real_exports import OracleFailure as Failure, check_exports, oracle_inputs, os_set, run
 
 RUNTIMES = ["cuda", "nvml", "rsmi", "ze"]
@@ -125,14 +128,19 @@ def pci_classes(xml):
 def check_matrix(bin_dir, xml, devices):
     query = [f"{bin_dir}/nettopo-query", "-q", "-i", str(xml)]
     m = json.loads(run(query + ["--json", "device-matrix"]))["device_matrix"]
-    first = {d["name"]: d["names"][0] for d in devices}
+    names = {d["name"]: d["names"] for d in devices}
     classes = pci_classes(xml)
+    root = ET.parse(str(xml)).getroot()
+    mats, release = interconnect_xml.matrices(root), interconnect_xml.release(root)
+    links = 0
     for i, a in enumerate(m["devices"]):
         for j, b in enumerate(m["devices"]):
-            want = classes[(first[a], first[b])] if a != b else "X"
+            link = interconnect_xml.entry(mats, release, names[a], names[b]) if a != b else None
+            links += link is not None
+            want = link or (classes[(names[a][0], names[b][0])] if a != b else "X")
             if m["matrix"][i][j] != want:
-                raise Failure(f"device-matrix {a} {b}: {m['matrix'][i][j]}, the PCI tree gives {want}")
-    return len(m["devices"])
+                raise Failure(f"device-matrix {a} {b}: {m['matrix'][i][j]}, the export gives {want}")
+    return len(m["devices"]), links
 
 
 def check_file(bin_dir, xml):
@@ -197,8 +205,9 @@ def check_file(bin_dir, xml):
         pci = pci_of(xml, d["names"][0])
         if pci != d["pci"]:
             raise Failure(f"{d['name']}: PCI {d['pci']}, hwloc-info {pci}")
-    shown = check_matrix(bin_dir, xml, devices)
-    return f"ok ({len(devices)} devices, {len(gpus)} GPUs, {len(osdevs)} OS devices, matrix {shown}x{shown})"
+    shown, links = check_matrix(bin_dir, xml, devices)
+    return (f"ok ({len(devices)} devices, {len(gpus)} GPUs, {len(osdevs)} OS devices, "
+            f"matrix {shown}x{shown}, {links} GPU links)")
 
 
 def main():

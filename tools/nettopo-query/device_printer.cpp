@@ -114,7 +114,7 @@ void print_device_matrix(const PeNaming& naming, std::span<const MachineId> mach
             j.end_array().key("matrix").begin_array();
             for (std::uint32_t a : shown) {
                 j.begin_array();
-                for (std::uint32_t b : shown) j.value(to_string(device_link(cluster, m, a, b)));
+                for (std::uint32_t b : shown) j.value(matrix_entry(cluster, m, a, b));
                 j.end_array();
             }
             j.end_array().end_object().end_object().line();
@@ -129,7 +129,7 @@ void print_device_matrix(const PeNaming& naming, std::span<const MachineId> mach
         for (std::uint32_t a : shown) {
             out << fmt::format("{:{}}", devices[a].name, width);
             for (std::uint32_t b : shown)
-                out << fmt::format("{:{}}", to_string(device_link(cluster, m, a, b)), width);
+                out << fmt::format("{:{}}", matrix_entry(cluster, m, a, b), width);
             const MachineDevice d{m, a};
             const PeRange pes = device_pes(cluster, d);
             std::vector<std::uint32_t> os;

@@ -160,8 +160,9 @@ const std::vector<SubCommand>& commands() {
                                    std::cout);
          }},
         {"device-matrix",
-         "How a machine's GPUs and adapters reach each other (nvidia-smi topo -m's X, PIX, PXB, "
-         "PHB, NODE, SYS, from the PCI tree), with their CPU and NUMA affinity",
+         "How a machine's GPUs and adapters reach each other (nvidia-smi topo -m's X, NV<n>, PIX, "
+         "PXB, PHB, NODE, SYS, from the PCI tree and hwloc's GPU interconnects; XGMI, XL), with "
+         "their CPU and NUMA affinity",
          "devices",
          [](Run& r) { print_device_matrix(r.naming, r.devices_machines(), r.o.json, std::cout); }},
         {"devices",

@@ -348,6 +348,10 @@ private:
         std::vector<std::string> names;
         for (pugi::xml_node e : io.children()) {
             const std::string_view tag = e.name();
+            if (tag == "interconnect") {
+                b.add_interconnect(interconnect(e, names, pci, objects));
+                continue;
+            }
             const std::uint64_t locality = number(e, "locality", objects - 1);
             if (tag == "pci") {
                 const std::string_view kind = text(e, "kind");
@@ -415,15 +419,52 @@ private:
         p.device_id = static_cast<std::uint16_t>(device);
     }
 
-    // <numa-distances count="N">N*N relative values</numa-distances>
-    // (version 4); their number against the tree's NUMA nodes is checked
-    // when the tree is built.
-    std::vector<std::uint64_t> numa_distances(pugi::xml_node e, std::uint64_t version) const {
-        if (version < 4)
-            fail(e, fmt::format("<numa-distances> needs archive format version 4 (this archive "
-                                "says version {})",
-                                version));
-        const std::uint64_t n = number(e, "count", 1u << 12);
+    // <interconnect kind="NVLinkBandwidth" link-mbps="25000"> with one
+    // <endpoint device="gpu0"/> (or pci="I", object="I") per row, then
+    // <values> (version 4, inside <io>, after the devices it names).
+    Interconnect interconnect(pugi::xml_node e, const std::vector<std::string>& devices,
+                              std::uint64_t pci, std::uint64_t objects) const {
+        const auto kind = interconnect_kind_from(text(e, "kind"));
+        if (!kind)
+            fail(e, fmt::format("unknown interconnect kind '{}' (expected NVLinkBandwidth, "
+                                "XGMIBandwidth, XGMIHops or XeLinkBandwidth)",
+                                text(e, "kind")));
+        Interconnect m{*kind, {}, {}, optional_number(e, "link-mbps", 0)};
+        if (m.kind == InterconnectKind::NvlinkBandwidth && m.link_mbps == 0)
+            fail(e, "an NVLinkBandwidth <interconnect> needs link-mbps, the bandwidth of one link");
+        for (pugi::xml_node p : e.children()) {
+            const std::string_view tag = p.name();
+            if (tag == "values") continue;
+            if (tag != "endpoint")
+                fail(p, fmt::format("unexpected <{}> inside <interconnect>", tag));
+            InterconnectEndpoint ep{EndpointKind::Cpu, 0};
+            if (const pugi::xml_attribute d = p.attribute("device")) {
+                const auto at = std::find(devices.begin(), devices.end(), d.value());
+                if (at == devices.end())
+                    fail(p, fmt::format("device=\"{}\" names no <device> before it", d.value()));
+                ep = {EndpointKind::Device, static_cast<std::uint32_t>(at - devices.begin())};
+            } else if (p.attribute("pci")) {
+                if (pci == 0) fail(p, "pci= names no PCI object");
+                ep = {EndpointKind::Pci, static_cast<std::uint32_t>(number(p, "pci", pci - 1))};
+            } else {
+                ep.index = static_cast<std::uint32_t>(number(p, "object", objects - 1));
+            }
+            if (std::find(m.endpoints.begin(), m.endpoints.end(), ep) != m.endpoints.end())
+                fail(p, "an <endpoint> named twice in one <interconnect>");
+            m.endpoints.push_back(ep);
+        }
+        const std::size_t n = m.endpoints.size();
+        if (n < 2) fail(e, "an <interconnect> needs at least two <endpoint> elements");
+        m.values = whole_numbers(child(e, "values"));
+        if (m.values.size() != n * n)
+            fail(e.child("values"), fmt::format("<values> holds {} values for {} endpoints "
+                                                "(expected {})",
+                                                m.values.size(), n, n * n));
+        return m;
+    }
+
+    // Whitespace-separated whole numbers, the text of `e`.
+    std::vector<std::uint64_t> whole_numbers(pugi::xml_node e) const {
         std::vector<std::uint64_t> values;
         const std::string_view body = e.child_value();
         const char* p = body.data();
@@ -437,10 +478,23 @@ private:
             std::uint64_t v = 0;
             const auto [next, ec] = std::from_chars(p, end, v);
             if (ec != std::errc() || (next != end && !is_space(*next)))
-                fail(e, "<numa-distances> holds something that is not a whole number");
+                fail(e, fmt::format("<{}> holds something that is not a whole number", e.name()));
             values.push_back(v);
             p = next;
         }
+        return values;
+    }
+
+    // <numa-distances count="N">N*N relative values</numa-distances>
+    // (version 4); their number against the tree's NUMA nodes is checked
+    // when the tree is built.
+    std::vector<std::uint64_t> numa_distances(pugi::xml_node e, std::uint64_t version) const {
+        if (version < 4)
+            fail(e, fmt::format("<numa-distances> needs archive format version 4 (this archive "
+                                "says version {})",
+                                version));
+        const std::uint64_t n = number(e, "count", 1u << 12);
+        const std::vector<std::uint64_t> values = whole_numbers(e);
         if (values.size() != n * n)
             fail(e, fmt::format("<numa-distances count=\"{}\"> holds {} values (expected {})", n,
                                 values.size(), n * n));

@@ -53,10 +53,29 @@ void write_cpu_kinds(pugi::xml_node type, const MachineTree& tree) {
     }
 }
 
-// <io>: the PCI tree and the devices (version 4). `locality` is the
+// <interconnect>: one of hwloc's GPU matrices, its endpoints by device name,
+// PCI index or object index (as localities), then its values row by row.
+void write_interconnect(pugi::xml_node io, const MachineTree& tree, const Interconnect& m) {
+    pugi::xml_node e = io.append_child("interconnect");
+    e.append_attribute("kind") = std::string(to_string(m.kind)).c_str();
+    if (m.link_mbps) e.append_attribute("link-mbps") = fmt::format("{}", m.link_mbps).c_str();
+    static constexpr const char* endpoint_attributes[] = {"device", "pci", "object"};
+    for (const InterconnectEndpoint& p : m.endpoints) {
+        pugi::xml_attribute a =
+            e.append_child("endpoint")
+                .append_attribute(endpoint_attributes[static_cast<int>(p.kind)]);
+        if (p.kind == EndpointKind::Device)
+            a = tree.devices()[p.index].name.c_str();
+        else
+            a = p.index;
+    }
+    e.append_child("values").text().set(fmt::format("{}", fmt::join(m.values, " ")).c_str());
+}
+
+// <io>: the PCI tree, the devices and the GPU matrices (version 4). `locality` is the
 // CPU-side object's index in the type's pre-order, the root being 0.
 void write_io(pugi::xml_node type, const MachineTree& tree) {
-    if (tree.pci().empty() && tree.devices().empty()) return;
+    if (tree.pci().empty() && tree.devices().empty() && tree.interconnects().empty()) return;
     pugi::xml_node io = type.append_child("io");
     static constexpr const char* pci_kinds[] = {"host-bridge", "bridge", "device"};
     for (const PciObject& p : tree.pci()) {
@@ -80,6 +99,7 @@ void write_io(pugi::xml_node type, const MachineTree& tree) {
         if (!d.model.empty()) e.append_attribute("model") = d.model.c_str();
         if (!d.subtype.empty()) e.append_attribute("subtype") = d.subtype.c_str();
     }
+    for (const Interconnect& m : tree.interconnects()) write_interconnect(io, tree, m);
 }
 
 void write_type(pugi::xml_node types, const MachineType& t, std::uint32_t id) {
@@ -134,11 +154,12 @@ void write_archive(const Cluster& c, std::ostream& out, Progress* progress) {
     decl.append_attribute("encoding") = "UTF-8";
     pugi::xml_node root = doc.append_child("nettopo");
     const bool end_hosts = !c.network().all_forward();
-    bool version_4 = false; // NUMA distances, CPU kinds or I/O devices
+    bool version_4 = false; // NUMA distances, CPU kinds, I/O devices or GPU matrices
     for (std::uint32_t t = 0; t < c.num_types(); ++t) {
         const MachineTree& tree = c.type(TypeId(t)).tree();
         version_4 |= !tree.numa_distances().empty() || !tree.cpu_kinds().empty() ||
-                     !tree.devices().empty() || !tree.pci().empty();
+                     !tree.devices().empty() || !tree.pci().empty() ||
+                     !tree.interconnects().empty();
     }
     root.append_attribute("version") = version_4   ? 4
                                        : end_hosts ? 3

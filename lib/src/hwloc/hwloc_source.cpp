@@ -303,7 +303,7 @@ HwlocMachine load_checked_hwloc_xml(std::string_view buffer, const std::string& 
         if (hwloc_topology_set_xmlbuffer(topo.get(), copy.c_str(),
                                          static_cast<int>(copy.size() + 1)) != 0 ||
             hwloc_topology_load(topo.get()) != 0)
-            throw InputError(source_name, 0, "hwloc cannot load this XML export");
+            throw hwloc_refusal(copy, source_name);
         check_kept_pus(topo.get(), declared, source_name);
         try {
             return machine_of(topo.get(), scope);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <optional>
 #include <string>
@@ -73,6 +74,58 @@ template <class Found> pugi::xml_node find_below(pugi::xml_node root, Found foun
         n = n.next_sibling();
     }
     return {};
+}
+
+// hwloc's reading of an object type name (hwloc_type_sscanf).
+bool hwloc_type_known(const char* text) {
+    hwloc_obj_type_t type;
+    return hwloc_type_sscanf(text, &type, nullptr, 0) == 0;
+}
+
+std::size_t words(std::string_view text) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < text.size(); ++i)
+        n += text[i] != ' ' && text[i] != '\n' && text[i] != '\t' &&
+             (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\n' || text[i - 1] == '\t');
+    return n;
+}
+
+// Why hwloc 2.9 refuses the matrix `d` (hwloc__xml_v2import_distances in
+// topology-xml.c), "" when nothing here says it would.
+std::string matrix_problem(pugi::xml_node d) {
+    const bool hetero = std::string_view(d.name()) == "distances2hetero";
+    const unsigned long nbobjs = std::strtoul(d.attribute("nbobjs").value(), nullptr, 10);
+    if (nbobjs == 0 || std::strtoul(d.attribute("kind").value(), nullptr, 10) == 0 ||
+        (!hetero && (!d.attribute("type") || !d.attribute("indexing"))))
+        return hetero ? "lacks nbobjs or kind" : "lacks nbobjs, kind, type or indexing";
+    if (!hetero && !hwloc_type_known(d.attribute("type").value()))
+        return fmt::format("names the unknown type '{}'", d.attribute("type").value());
+    std::size_t indexes = 0, values = 0;
+    for (pugi::xml_node c : d.children()) {
+        if (c.type() != pugi::node_element) continue;
+        const std::string_view tag = c.name(), text = c.child_value();
+        if (tag != "indexes" && tag != "u64values") return fmt::format("has a <{}>", tag);
+        if (std::strtoul(c.attribute("length").value(), nullptr, 10) != text.size())
+            return fmt::format("has <{}> length=\"{}\" around {} characters", tag,
+                               c.attribute("length").value(), text.size());
+        (tag == "indexes" ? indexes : values) += words(text);
+        if (hetero && tag == "indexes")
+            for (std::size_t at = 0; at < text.size();) {
+                const std::size_t end = std::min(text.find(' ', at), text.size());
+                const std::string_view index = text.substr(at, end - at);
+                const std::string type(index.substr(0, index.find(':')));
+                if (!index.empty() &&
+                    (index.find(':') == std::string_view::npos || !hwloc_type_known(type.c_str())))
+                    return fmt::format("names '{}', not TYPE:INDEX", index);
+                at = end + 1;
+            }
+    }
+    if (indexes != nbobjs)
+        return fmt::format("names {} objects, not nbobjs=\"{}\"", indexes, nbobjs);
+    if (values != std::uint64_t{nbobjs} * nbobjs)
+        return fmt::format("holds {} values, not nbobjs x nbobjs = {}", values,
+                           std::uint64_t{nbobjs} * nbobjs);
+    return "";
 }
 
 std::string object_name(pugi::xml_node object) {
@@ -177,6 +230,21 @@ void check_kept_pus(hwloc_topology_t topology, const std::vector<std::uint32_t>&
                      fmt::format("hwloc kept {} of the {} PUs of this export{}: its cpusets "
                                  "are inconsistent (not merely restricted to a job's PUs)",
                                  kept.size(), declared.size(), which));
+}
+
+InputError hwloc_refusal(std::string_view buffer, const std::string& source) {
+    pugi::xml_document doc;
+    if (doc.load_buffer(buffer.data(), buffer.size()))
+        for (pugi::xml_node d : doc.document_element().children()) {
+            const std::string_view tag = d.name();
+            if (tag != "distances2" && tag != "distances2hetero") continue;
+            if (const std::string problem = matrix_problem(d); !problem.empty())
+                return InputError(source, line_of(buffer, d),
+                                  fmt::format("hwloc cannot load this XML export: its matrix "
+                                              "<{} name=\"{}\"> {}",
+                                              tag, d.attribute("name").value(), problem));
+        }
+    return InputError(source, 0, "hwloc cannot load this XML export");
 }
 
 void check_hostname(std::string_view hostname, std::string_view buffer, const std::string& source) {

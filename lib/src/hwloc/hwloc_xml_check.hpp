@@ -4,6 +4,7 @@
 // cpusets contradict, and hwloc 2.9 crashes on some incomplete exports.
 #pragma once
 
+#include "nettopo/support/error.hpp"
 #include "nettopo/tree/machine_tree.hpp"
 
 #include <cstddef>
@@ -59,6 +60,14 @@ void refuse_known_hwloc_crashes(const pugi::xml_document& doc, std::string_view 
 // (make_topology(whole_machine)), whatever is modelled.
 void check_kept_pus(hwloc_topology_t topology, const std::vector<std::uint32_t>& declared,
                     const std::string& source);
+
+// The error for an export hwloc refused to load from `buffer`: when one of
+// its distance matrices (<distances2>, <distances2hetero>) is malformed as
+// hwloc's reader would refuse it (a missing attribute, an unknown type, a
+// length that is not its text's, fewer or more indexes or values than
+// nbobjs says), the message says which and its line; else hwloc's bare
+// refusal, line 0.
+InputError hwloc_refusal(std::string_view buffer, const std::string& source);
 
 // Throws InputError(source, line, ...) when `hostname`, the HostName an
 // export loaded from `buffer` gives, breaks the rule of names

@@ -1,5 +1,7 @@
 #include "hwloc/io_convert.hpp"
 
+#include "hwloc/interconnect_convert.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <map>
@@ -51,6 +53,7 @@ std::optional<std::uint32_t> runtime_index(std::string_view name, std::string_vi
 struct PendingGpu {
     IoDevice device;
     std::vector<std::string> runtime_names; // one per runtime, "" if absent
+    std::vector<hwloc_obj_t> objects;       // hwloc's OS devices of this GPU
 };
 
 class IoWalk {
@@ -71,9 +74,10 @@ public:
             if (ids_.count(c)) cpu_object(c);
     }
 
-    // Only the PCI objects on the way to a kept device enter the tree,
-    // parents first, renumbered.
-    void finish() {
+    // Only the PCI objects on the way to a kept device, or to an endpoint
+    // of an interconnect matrix (`endpoints`: an NVSwitch), enter the tree,
+    // parents first, renumbered. Returns where hwloc's objects went.
+    KeptIo finish(const std::vector<hwloc_obj_t>& endpoints) {
         number_gpus();
         std::vector<std::uint8_t> needed(pci_.size(), 0);
         const auto need = [&](std::uint32_t p) {
@@ -81,6 +85,9 @@ public:
         };
         for (const PendingGpu& g : gpus_) need(g.device.pci);
         for (const IoDevice& d : others_) need(d.pci);
+        for (hwloc_obj_t o : endpoints)
+            if (const auto at = pci_index_.find(o); at != pci_index_.end()) need(at->second);
+        KeptIo kept{{}, {}, ids_, {}};
         std::vector<std::uint32_t> renumber(pci_.size(), no_pci);
         for (std::uint32_t i = 0; i < pci_.size(); ++i) {
             if (!needed[i]) continue;
@@ -88,12 +95,19 @@ public:
             if (p.parent != no_pci) p.parent = renumber[p.parent];
             renumber[i] = b_.add_pci(p);
         }
-        const auto moved = [&](IoDevice d) {
+        for (const auto& [o, i] : pci_index_)
+            if (needed[i]) kept.pci.emplace(o, renumber[i]);
+        const auto moved = [&](IoDevice d, const std::vector<hwloc_obj_t>& objects) {
             if (d.pci != no_pci) d.pci = renumber[d.pci];
+            for (hwloc_obj_t o : objects)
+                kept.devices.emplace(o, static_cast<std::uint32_t>(kept.models.size()));
+            kept.models.push_back(d.model);
             b_.add_device(std::move(d));
         };
-        for (PendingGpu& g : gpus_) moved(std::move(g.device));
-        for (IoDevice& d : others_) moved(std::move(d));
+        for (PendingGpu& g : gpus_) moved(std::move(g.device), g.objects);
+        for (std::size_t k = 0; k < others_.size(); ++k)
+            moved(std::move(others_[k]), other_objects_[k]);
+        return kept;
     }
 
 private:
@@ -108,12 +122,12 @@ private:
             } else {
                 set_address(p, o->attr->bridge.upstream.pci);
             }
-            const std::uint32_t id = add_pci(p);
+            const std::uint32_t id = add_pci(p, o);
             for (hwloc_obj_t c = o->io_first_child; c; c = c->next_sibling) io_object(c, id, loc);
         } else if (o->type == HWLOC_OBJ_PCI_DEVICE) {
             PciObject p{PciKind::Device, parent, loc};
             set_address(p, o->attr->pcidev);
-            const std::uint32_t id = add_pci(p);
+            const std::uint32_t id = add_pci(p, o);
             std::vector<hwloc_obj_t> os;
             for (hwloc_obj_t c = o->io_first_child; c; c = c->next_sibling)
                 if (c->type == HWLOC_OBJ_OS_DEVICE)
@@ -143,8 +157,9 @@ private:
         }
     }
 
-    std::uint32_t add_pci(const PciObject& p) {
+    std::uint32_t add_pci(const PciObject& p, hwloc_obj_t o) {
         pci_.push_back(p);
+        pci_index_.emplace(o, static_cast<std::uint32_t>(pci_.size() - 1));
         return static_cast<std::uint32_t>(pci_.size() - 1);
     }
 
@@ -176,12 +191,14 @@ private:
             // function; other views (DRM card, render node) go with the first.
             for (std::size_t i = 0; i < partitions; ++i) {
                 PendingGpu g{IoDevice{DeviceKind::Gpu, "", {}, pci, loc, "", "", ""},
-                             std::vector<std::string>(std::size(runtimes))};
+                             std::vector<std::string>(std::size(runtimes)),
+                             {}};
                 std::string backends;
                 for (std::size_t r = 0; r < std::size(runtimes); ++r) {
                     if (i >= by_runtime[r].size()) continue;
                     hwloc_obj_t o = by_runtime[r][i];
                     g.device.names.push_back(o->name);
+                    g.objects.push_back(o);
                     g.runtime_names[r] = o->name;
                     if (g.device.vendor.empty()) g.device.vendor = info(o, "GPUVendor");
                     if (g.device.model.empty()) g.device.model = info(o, "GPUModel");
@@ -189,7 +206,10 @@ private:
                     if (!backend.empty()) backends += (backends.empty() ? "" : ",") + backend;
                 }
                 if (i == 0)
-                    for (hwloc_obj_t o : rest) g.device.names.push_back(o->name);
+                    for (hwloc_obj_t o : rest) {
+                        g.device.names.push_back(o->name);
+                        g.objects.push_back(o);
+                    }
                 if (g.device.vendor.empty()) g.device.vendor = pci_vendor;
                 if (g.device.model.empty()) g.device.model = pci_model;
                 g.device.subtype = backends;
@@ -222,6 +242,7 @@ private:
         d.name = d.names.front();
         d.subtype = fabric ? "OpenFabrics" : "Network";
         others_.push_back(std::move(d));
+        other_objects_.push_back(rest);
     }
 
     // gpuN follows the first runtime that numbers every GPU uniquely (cudaN,
@@ -252,8 +273,10 @@ private:
     MachineTree::Builder& b_;
     const std::unordered_map<hwloc_obj_t, ObjectId>& ids_;
     std::vector<PciObject> pci_; // every PCI object met, hwloc's order
+    std::unordered_map<hwloc_obj_t, std::uint32_t> pci_index_; // hwloc's object -> pci_ index
     std::vector<PendingGpu> gpus_;
     std::vector<IoDevice> others_;
+    std::vector<std::vector<hwloc_obj_t>> other_objects_; // hwloc's OS devices of others_[k]
 };
 
 } // namespace
@@ -262,7 +285,12 @@ void add_io(MachineTree::Builder& builder, hwloc_topology_t topo,
             const std::unordered_map<hwloc_obj_t, ObjectId>& cpu_ids) {
     IoWalk walk(builder, cpu_ids);
     walk.cpu_object(hwloc_get_root_obj(topo));
-    walk.finish();
+    const std::vector<HwlocMatrix> matrices = hwloc_matrices(topo);
+    std::vector<hwloc_obj_t> endpoints;
+    for (const HwlocMatrix& m : matrices)
+        endpoints.insert(endpoints.end(), m.objects.begin(), m.objects.end());
+    const KeptIo kept = walk.finish(endpoints);
+    add_interconnects(builder, matrices, kept, hwloc_release_of(topo));
 }
 
 } // namespace nettopo::detail

@@ -1,5 +1,7 @@
 #include "nettopo/model/device_matrix.hpp"
 
+#include "nettopo/model/gpu_links.hpp"
+
 #include <algorithm>
 
 namespace nettopo {
@@ -95,6 +97,11 @@ DeviceLink device_link(const Cluster& cluster, MachineId m, std::uint32_t a, std
     std::sort(switches.begin(), switches.end());
     switches.erase(std::unique(switches.begin(), switches.end()), switches.end());
     return switches.size() <= 1 ? DeviceLink::Pix : DeviceLink::Pxb;
+}
+
+std::string matrix_entry(const Cluster& cluster, MachineId m, std::uint32_t a, std::uint32_t b) {
+    if (const auto link = gpu_link(cluster, m, a, b)) return link_label(*link);
+    return std::string(to_string(device_link(cluster, m, a, b)));
 }
 
 std::vector<std::uint32_t> matrix_devices(const Cluster& cluster, MachineId m) {

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <vector>
 
 namespace nettopo::detail {
@@ -65,7 +66,8 @@ std::uint64_t number(std::string_view s, std::uint64_t max) {
 
 } // namespace
 
-std::string io_signature(std::span<const PciObject> pci, std::span<const IoDevice> devices) {
+std::string io_signature(std::span<const PciObject> pci, std::span<const IoDevice> devices,
+                         std::span<const Interconnect> interconnects) {
     std::string s;
     for (const PciObject& p : pci)
         s +=
@@ -84,6 +86,14 @@ std::string io_signature(std::span<const PciObject> pci, std::span<const IoDevic
             escape(s, *t);
         }
         s += ';';
+    }
+    // "mKIND/LINK_MBPS/K.I,K.I,.../V,V,...;": kind, endpoints, values.
+    for (const Interconnect& m : interconnects) {
+        s += fmt::format("m{}/{}/", static_cast<int>(m.kind), m.link_mbps);
+        for (std::size_t i = 0; i < m.endpoints.size(); ++i)
+            s += fmt::format("{}{}.{}", i ? "," : "", static_cast<int>(m.endpoints[i].kind),
+                             m.endpoints[i].index);
+        s += fmt::format("/{};", fmt::join(m.values, ","));
     }
     return s;
 }
@@ -118,6 +128,22 @@ void read_io_signature(std::string_view payload, MachineTree::Builder& builder) 
             if (!f[4].empty())
                 for (std::string_view n : split(f[4], ',')) d.names.push_back(unescape(n));
             builder.add_device(std::move(d));
+        } else if (tag == 'm') {
+            if (f.size() != 4 || f[2].empty() || f[3].empty()) bad("matrix fields");
+            Interconnect m{static_cast<InterconnectKind>(number(f[0], 3)),
+                           {},
+                           {},
+                           number(f[1], ~std::uint64_t{0})};
+            for (std::string_view e : split(f[2], ',')) {
+                const std::size_t dot = e.find('.');
+                if (dot == std::string_view::npos) bad("matrix endpoint");
+                m.endpoints.push_back(
+                    {static_cast<EndpointKind>(number(e.substr(0, dot), 2)),
+                     static_cast<std::uint32_t>(number(e.substr(dot + 1), 0xffffffffu))});
+            }
+            for (std::string_view v : split(f[3], ','))
+                m.values.push_back(number(v, ~std::uint64_t{0}));
+            builder.add_interconnect(std::move(m));
         } else {
             bad("tag");
         }

@@ -3,6 +3,7 @@
 #include "nettopo/support/detail/name_rules.hpp"
 #include "nettopo/support/error.hpp"
 #include "tree/cpu_kind_text.hpp"
+#include "tree/interconnect_check.hpp"
 #include "tree/io_signature.hpp"
 
 #include <algorithm>
@@ -62,7 +63,8 @@ std::string MachineTree::signature() const {
                          m.size_bytes);
     if (!numa_distances_.empty()) s += fmt::format("|d:{}", fmt::join(numa_distances_, ","));
     s += detail::cpu_kinds_section(*this);
-    if (!pci_.empty() || !devices_.empty()) s += "|io:" + detail::io_signature(pci_, devices_);
+    if (!pci_.empty() || !devices_.empty() || !interconnects_.empty())
+        s += "|io:" + detail::io_signature(pci_, devices_, interconnects_);
     return s;
 }
 
@@ -93,6 +95,7 @@ bool MachineTree::operator==(const MachineTree& o) const {
     };
     return numa_distances_ == o.numa_distances_ && cpu_kinds_ == o.cpu_kinds_ &&
            pu_kinds_ == o.pu_kinds_ && pci_ == o.pci_ && devices_ == o.devices_ &&
+           interconnects_ == o.interconnects_ &&
            std::equal(objects_.begin(), objects_.end(), o.objects_.begin(), o.objects_.end(),
                       same_object) &&
            std::equal(memory_.begin(), memory_.end(), o.memory_.begin(), o.memory_.end(),
@@ -283,6 +286,8 @@ void MachineTree::check_io(const MachineTree& t) {
             if (t.devices_[j].name == d.name)
                 throw InputError(fmt::format("two devices are called {}", d.name));
     }
+    for (const Interconnect& m : t.interconnects_)
+        detail::check_interconnect(m, t.devices_.size(), t.pci_.size(), objects);
 }
 
 MachineTree MachineTree::Builder::finish() && {

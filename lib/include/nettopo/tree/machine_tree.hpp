@@ -6,6 +6,7 @@
 
 #include "nettopo/support/ids.hpp"
 #include "nettopo/support/limits.hpp"
+#include "nettopo/tree/gpu_interconnect.hpp"
 #include "nettopo/tree/io_devices.hpp"
 #include "nettopo/tree/object_type.hpp"
 
@@ -148,6 +149,9 @@ public:
     /// The I/O devices (GPUs, network adapters...): GPUs first in their
     /// number's order, then the others in hwloc's order.
     std::span<const IoDevice> devices() const { return devices_; }
+    /// hwloc's GPU interconnect matrices over the devices
+    /// (tree/gpu_interconnect.hpp), in hwloc's order; empty without them.
+    std::span<const Interconnect> interconnects() const { return interconnects_; }
     /// The device called `name` (its name, or any of its names: gpu2,
     /// cuda2, mlx5_0, ib0), or nullopt. O(devices x names).
     std::optional<std::uint32_t> find_device(std::string_view name) const;
@@ -187,13 +191,13 @@ public:
     /// the tree has what it holds: the NUMA distances ("|d:10,21,21,10"),
     /// the CPU kinds ("|k:0/0-1/CoreType:Small;1/2-3/CoreType:Big;": per
     /// kind its efficiency, its PUs, its infos percent-encoded), the I/O
-    /// devices ("|io:..."). Trees without them keep version 1's text, and
-    /// images written before still read.
+    /// devices and GPU interconnect matrices ("|io:..."). Trees without them
+    /// keep version 1's text, and images written before still read.
     std::string signature() const;
 
     /// Same objects with the same attributes, in the same order, the same
     /// NUMA distances, the same CPU kinds over the same PUs, and the same
-    /// PCI tree and devices.
+    /// PCI tree, devices and interconnect matrices.
     bool operator==(const MachineTree&) const;
 
 private:
@@ -201,7 +205,8 @@ private:
     static void number_levels(MachineTree& t);
     /// Fills MemoryObject::logical_index (Builder::finish, after subtree_end).
     static void number_memory(MachineTree& t);
-    /// Checks the PCI tree and the devices (Builder::finish). Throws InputError.
+    /// Checks the PCI tree, the devices and the interconnect matrices
+    /// (Builder::finish). Throws InputError.
     static void check_io(const MachineTree& t);
 
     std::vector<TreeObject> objects_;
@@ -216,6 +221,7 @@ private:
     std::vector<std::uint32_t> pu_kinds_; ///< per logical PU; empty without kinds
     std::vector<PciObject> pci_;
     std::vector<IoDevice> devices_;
+    std::vector<Interconnect> interconnects_;
     std::vector<ObjectType> level_types_;    ///< per level_depth
     std::vector<std::uint32_t> level_sizes_; ///< per level_depth
 };
@@ -271,6 +277,9 @@ public:
     /// Adds a device (its PCI object and locality added before). Checked in
     /// finish(): names unique in the machine, references in range.
     void add_device(IoDevice d) { tree_.devices_.push_back(std::move(d)); }
+    /// Adds a GPU interconnect matrix. Checked in finish(): endpoints in
+    /// range and distinct, endpoints^2 values, NVLink's link_mbps not 0.
+    void add_interconnect(Interconnect m) { tree_.interconnects_.push_back(std::move(m)); }
     /// Checks the shape (one root, PUs have no children, every object has a PU
     /// or memory below it) and the CPU kinds' efficiencies (all unknown, or
     /// all known and distinct, as hwloc ranks them), drops the CPU kinds when
