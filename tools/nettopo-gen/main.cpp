@@ -233,7 +233,8 @@ int main(int argc, char** argv) {
         ->check(completion_alone());
     app.add_option("--machine", o.machine,
                    "Machine inside, as an hwloc synthetic description (default \"" +
-                       std::string(default_machine) + "\")");
+                       std::string(default_machine) +
+                       "\"); gpu:N nic:N after its levels add GPUs and adapters");
     app.add_option("--machine-xml", o.machine_xml,
                    "Machine inside from an hwloc XML export (or any file of one machine type)")
         ->type_name("FILE");

@@ -29,12 +29,14 @@ void print_devices(const PeNaming& naming, std::span<const MachineId> machines, 
             const std::string pci = device_pci_bus_id(cluster, d);
             const std::string_view machine = cluster.machine_name(m);
             if (!json) {
+                // A generated GPU has no runtime's name: "-", as for an absent field.
+                const std::string names = fmt::format("{}", fmt::join(dev.names, ","));
                 // Fixed columns first, the model last: it holds spaces.
                 out << fmt::format("{} {} {} {} cpuset={} numa={} names={}", machine, dev.name,
                                    to_string(dev.kind), pci.empty() ? "-" : pci,
                                    cpuset.empty() ? "-" : cpuset,
                                    numa.empty() ? "-" : fmt::format("{}", fmt::join(numa, ",")),
-                                   fmt::join(dev.names, ","));
+                                   names.empty() ? "-" : names);
                 if (!dev.model.empty()) out << " \"" << dev.model << '"';
                 out << '\n';
                 continue;

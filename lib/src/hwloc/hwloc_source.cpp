@@ -9,6 +9,7 @@
 #include "nettopo/hwloc/hwloc_sandbox.hpp"
 #include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/tree/generated_devices.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -245,8 +246,8 @@ HwlocMachine machine_of(hwloc_topology_t topology, PuScope scope) {
 } // namespace detail
 
 MachineTree tree_from_synthetic(std::string_view description, const HwlocSandbox* sandbox) {
-    const std::uint64_t pus = detail::check_synthetic(description);
-    const std::string desc(description);
+    const detail::CheckedSynthetic checked = detail::check_synthetic(description);
+    const std::string& desc = checked.levels; // hwloc's part: no device words
     // Attributes in parentheses reach hwloc unchecked.
     MachineTree tree =
         detail::run_hwloc(sandbox, desc, [&] {
@@ -258,11 +259,12 @@ MachineTree tree_from_synthetic(std::string_view description, const HwlocSandbox
         }).tree;
     // Attributes can make hwloc build something else (indexes=0,0,0,0 merges
     // four PUs into one): refuse rather than guess.
-    if (tree.num_pus() != pus)
+    if (tree.num_pus() != checked.pus)
         throw InputError(fmt::format("hwloc built {} PUs from the synthetic description '{}', "
                                      "which describes {}",
-                                     tree.num_pus(), desc, pus));
-    return tree;
+                                     tree.num_pus(), desc, checked.pus));
+    if (checked.devices == DeviceCounts{}) return tree;
+    return with_generated_devices(tree, checked.devices);
 }
 
 HwlocMachine load_hwloc_xml(const std::string& path, const HwlocSandbox* sandbox, PuScope scope) {

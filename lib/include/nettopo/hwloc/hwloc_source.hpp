@@ -54,7 +54,10 @@ struct HwlocMachine {
 
 /// Validates the description itself first (clear message naming the bad
 /// token), then lets hwloc build it: in this thread, or through `sandbox` if
-/// given (hwloc_sandbox.hpp). Throws InputError without location.
+/// given (hwloc_sandbox.hpp). nettopo's own last words `gpu:N` and `nic:N`
+/// (0 to max_generated_devices each) are not hwloc's: they add devices as
+/// with_generated_devices does (tree/generated_devices.hpp). Throws
+/// InputError without location.
 MachineTree tree_from_synthetic(std::string_view description,
                                 const HwlocSandbox* sandbox = nullptr);
 
