@@ -1,13 +1,14 @@
 // The Python module `nettopo`: nettopo.load(path) gives a Topology whose
 // methods are the thesis' queries (Tables 5 and 6), answered as nettopo-query
 // answers them, plus pair queries in bulk on NumPy arrays answered through
-// the distance index with the GIL released.
+// the distance index with the GIL released, a machine's devices
+// (device_queries.cpp) and a job's allocation and placement (job_queries.cpp).
+#include "module_parts.hpp"
 #include "nettopo/model/machine_type.hpp"
 #include "nettopo/tree/object_type.hpp"
 #include "pair_batch.hpp"
 #include "topology.hpp"
 
-#include <algorithm>
 #include <filesystem>
 #include <memory>
 #include <pybind11/numpy.h>
@@ -258,13 +259,9 @@ void bind_network(py::class_<Topology>& c) {
         .def(
             "nearest",
             [](Topology& t, std::int64_t pe, std::int64_t k) {
-                if (k < 0)
-                    throw py::value_error("k must not be negative, got " + std::to_string(k));
                 const Cluster& cluster = t.cluster();
+                const std::uint32_t capped = python::capped_k(k, cluster.num_pes());
                 const PeId p = python::checked_pe(cluster, pe);
-                // No more than every PE can be asked for, as in nettopo-query.
-                const auto capped =
-                    static_cast<std::uint32_t>(std::min<std::int64_t>(k, cluster.num_pes()));
                 py::list out;
                 for (const NearPe& n : t.engine().nearest(p, capped))
                     out.append(py::make_tuple(n.pe.value, n.distance_ns));
@@ -348,6 +345,8 @@ PYBIND11_MODULE(nettopo, m) {
     bind_structure(topology);
     bind_network(topology);
     bind_batches(topology);
+    python::bind_devices(topology);
+    python::bind_jobs(m, topology);
     topology.def("__repr__", [](const Topology& t) {
         const Cluster& k = t.cluster();
         return "<nettopo.Topology '" + k.name() + "': " + std::to_string(k.num_machines()) +

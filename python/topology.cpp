@@ -2,6 +2,7 @@
 
 #include "nettopo/formats/load.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace nettopo::python {
@@ -31,6 +32,11 @@ PeId checked_pe(const Cluster& cluster, std::uint64_t index) {
 
 NodeId checked_node(const Cluster& cluster, std::int64_t index) {
     return checked(index, "node", [&](std::uint64_t i) { return cluster.require_node(i); });
+}
+
+std::uint32_t capped_k(std::int64_t k, std::uint32_t pes) {
+    if (k < 0) throw UsageError("k must not be negative, got " + std::to_string(k));
+    return static_cast<std::uint32_t>(std::min<std::int64_t>(k, pes));
 }
 
 Topology::Topology(const std::string& path, const LoadOptions& options)

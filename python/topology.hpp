@@ -27,6 +27,10 @@ PeId checked_pe(const Cluster& cluster, std::int64_t index);
 PeId checked_pe(const Cluster& cluster, std::uint64_t index);
 NodeId checked_node(const Cluster& cluster, std::int64_t index);
 
+// The k of a nearest query, no more than the `pes` there are to return (as
+// nettopo-query asks); UsageError for a negative k.
+std::uint32_t capped_k(std::int64_t k, std::uint32_t pes);
+
 class Topology {
 public:
     // load_cluster: an archive, a description or an hwloc XML export.

@@ -1,16 +1,18 @@
 """The Python module against the real tool.
 
 Every answer of the module is compared with what nettopo-query prints (--json)
-for the same input, on real inputs: the example fat-tree description, an hwloc
-XML export of a real machine, and an archive of the real PlaFRIM cluster that
-nettopo-discover assembles from its hosts' hwloc exports and InfiniBand dump.
-Pairs are drawn at random with a fixed seed.
+for the same input, on real inputs: the example fat-tree description (and
+allocations of it, --nodes), hwloc XML exports of real machines (one with 4
+GPUs and 6 adapters: devices, GPU bindings), and an archive of the real
+PlaFRIM cluster that nettopo-discover assembles from its hosts' hwloc exports
+and InfiniBand dump. Pairs are drawn at random with a fixed seed.
 
 CTest sets: PYTHONPATH (the built module), NETTOPO_QUERY and NETTOPO_DISCOVER
 (the tools), NETTOPO_SOURCE_DIR (the project) and NETTOPO_SHARED_DATA (real
 inputs, ../shared/data).
 """
 
+import gc
 import json
 import os
 import pathlib
@@ -39,6 +41,7 @@ SHARED = pathlib.Path(required_env("NETTOPO_SHARED_DATA"))
 
 FATTREE = SOURCE / "share/examples/small-fattree.topo"
 UV2000 = SHARED / "hwloc-xml/192em64t-24n8c2t.xml"  # 24 NUMA nodes, 384 PUs
+IPA20 = SHARED / "hwloc-xml/ipa20-snc4-4xH100.xml"  # 2 SNC4 packages, 4 H100s, 6 adapters
 PLAFRIM = SHARED / "clusters/plafrim"
 
 # Two islands: PEs of a* never reach PEs of b*.
@@ -62,6 +65,15 @@ def tool(path, *args, allow_disconnected=False):
     if run.returncode != 0:
         raise AssertionError(f"nettopo-query {' '.join(map(str, args))}: {run.stderr}")
     return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+def tool_text(path, *args):
+    """nettopo-query's text output (no --json)."""
+    run = subprocess.run([QUERY, "-i", str(path), *map(str, args)],
+                         capture_output=True, text=True, check=False)
+    if run.returncode != 0:
+        raise AssertionError(f"nettopo-query {' '.join(map(str, args))}: {run.stderr}")
+    return run.stdout
 
 
 def tool_error(path, *args, allow_disconnected=False):
@@ -359,6 +371,233 @@ class Disconnected(ToolComparison, unittest.TestCase):
     def test_refused_without_allow_disconnected(self):
         with self.assertRaisesRegex(nettopo.Error, "not connected"):
             nettopo.load(self.path)
+
+
+class JobViews(unittest.TestCase):
+    """Allocations of the example fat-tree, as nettopo-query --nodes HOSTLIST answers."""
+
+    hostlists = ("node[03,01]", "node[16,01-02]", "node05")
+
+    @classmethod
+    def setUpClass(cls):
+        cls.t = nettopo.load(FATTREE)
+        cls.tmp = tempfile.TemporaryDirectory()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def query(self, nodes, *args):
+        return tool(FATTREE, "--nodes", nodes, *args)
+
+    def test_numbering(self):
+        for nodes in self.hostlists:
+            with self.subTest(nodes=nodes):
+                v = self.t.view(nodes)
+                for command in ("num-pes", "num-machines", "num-nodes"):
+                    self.assertEqual(getattr(v, command.replace("-", "_")),
+                                     self.query(nodes, command)[0][command.replace("-", "_")])
+                self.assertEqual(v.hostlist, nodes)
+                self.assertIs(v.topology, self.t)
+                first = self.t.pes_of_machine(v.machines[0])[0]
+                self.assertEqual(v.cluster_pe(0), first)
+                self.assertEqual(v.view_pe(first), 0)
+                self.assertEqual([v.view_pe(v.cluster_pe(i)) for i in range(v.num_pes)],
+                                 list(range(v.num_pes)))
+                outside = [m for m in self.t.machines if m not in v.machines][0]
+                self.assertIsNone(v.view_pe(self.t.pes_of_machine(outside)[0]))
+        self.assertEqual(self.t.view("node[03,01]").machines, ["node03", "node01"])
+        self.assertEqual(repr(self.t.view("node[03,01]")),
+                         "<nettopo.View 'node[03,01]': 2 machines, 64 PEs>")
+
+    def test_pairs_and_nearest(self):
+        for nodes in self.hostlists:
+            v = self.t.view(nodes)
+            pairs = random_pairs(v.num_pes, 40, seed=5)
+            path = pathlib.Path(self.tmp.name) / "view-pairs.txt"
+            path.write_text("".join(f"{a} {b}\n" for a, b in pairs))
+            for command, key, ask in (("proximity", "proximity", v.proximity),
+                                      ("hops", "hops", v.hops),
+                                      ("distance", "latency_ns", v.distance)):
+                with self.subTest(nodes=nodes, command=command):
+                    want = [line[key] for line in self.query(nodes, command, "--pairs", path)]
+                    self.assertEqual([ask(a, b) for a, b in pairs], want)
+            for pe in (0, 5, v.num_pes - 1):
+                for k in (0, 3, v.num_pes + 2):
+                    with self.subTest(nodes=nodes, pe=pe, k=k):
+                        want = self.query(nodes, "nearest", pe, k)[0]["nearest"]
+                        self.assertEqual(v.nearest(pe, k),
+                                         [(n["pe"], n["latency_ns"]) for n in want])
+
+    def test_distribute_over_a_view(self):
+        for nodes in self.hostlists:
+            v = self.t.view(nodes)
+            for n, policy in ((3, "scatter"), (7, "compact"), (v.num_pes + 5, "scatter")):
+                with self.subTest(nodes=nodes, n=n, policy=policy):
+                    want = self.query(nodes, "distribute", n, "--policy", policy)
+                    for allocation in (v, nodes):
+                        got = self.t.distribute(n, policy=policy, nodes=allocation)
+                        self.assertEqual([{"rank": r, "machine": p.machine, "pu": p.pu,
+                                           "os_index": p.os_index} for r, p in enumerate(got)],
+                                         want)
+                        self.assertEqual([v.view_pe(p.pe) is not None for p in got], [True] * n)
+
+    def test_bad_views(self):
+        with self.assertRaisesRegex(ValueError, r"^hostlist: bad hostlist 'node\[03': "):
+            self.t.view("node[03")
+        with self.assertRaisesRegex(ValueError, "hostlist: a host is not in the cluster: node99"):
+            self.t.view("node[03,99]")
+        v = self.t.view("node[03,01]")
+        message = tool_error(FATTREE, "--nodes", "node[03,01]", "nearest", 64, 1)
+        self.assertIn("PE 64 does not exist: the allocation has 64 PEs (0..63)", message)
+        for call in (lambda: v.cluster_pe(64), lambda: v.hops(0, 64), lambda: v.distance(64, 0),
+                     lambda: v.proximity(0, 64), lambda: v.nearest(64, 1)):
+            with self.assertRaises(IndexError) as caught:
+                call()
+            self.assertEqual(str(caught.exception), message)
+        with self.assertRaisesRegex(IndexError, "PE -1 does not exist"):
+            v.cluster_pe(-1)
+        with self.assertRaisesRegex(IndexError, "PE 512 does not exist: the cluster has 512"):
+            v.view_pe(512)
+        with self.assertRaisesRegex(ValueError, "k must not be negative"):
+            v.nearest(0, -1)
+        other = nettopo.load(FATTREE).view("node01")
+        with self.assertRaisesRegex(ValueError, "the view is of another topology"):
+            self.t.distribute(3, nodes=other)
+        with self.assertRaisesRegex(TypeError, "expected None, a hostlist or a View"):
+            self.t.distribute(3, nodes=3)
+
+    def test_a_view_keeps_its_topology(self):
+        v = nettopo.load(FATTREE).view("node[01-02]")
+        gc.collect()
+        self.assertEqual((v.num_pes, v.topology.num_pes), (64, 512))
+        self.assertEqual(v.nearest(0, 1), [(1, 5.0)])
+
+
+class GpuServer(unittest.TestCase):
+    """The devices of a real GPU server (ipa20: 2 Sapphire Rapids in SNC4, 4 H100s, 6
+    adapters) and its GPU bindings, against nettopo-query and share/doc/gpu-nodes.md."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.t = nettopo.load(IPA20)
+
+    def test_devices(self):
+        want = [line["device"] for line in tool(IPA20, "devices")]
+        self.assertEqual(self.t.devices(), want)
+        self.assertEqual(self.t.devices("testhost-nvidia"), want)
+        gpu2 = self.t.devices()[2]
+        self.assertEqual((gpu2["name"], gpu2["kind"], gpu2["names"], gpu2["pci"], gpu2["cpuset"],
+                          gpu2["numa"], gpu2["model"]),
+                         ("gpu2", "gpu", ["cuda2", "nvml2", "opencl0d2"], "0000:cb:00.0",
+                          "98-111,210-223", [7], "NVIDIA H100 80GB HBM3"))
+        self.assertEqual([d["name"] for d in self.t.devices() if d["kind"] == "nic"],
+                         ["eno8303", "eno8403", "mlx5_2", "mlx5_0", "mlx5_1", "mlx5_3"])
+
+    def test_cpuset_of(self):
+        for what in ("gpu2", "mlx5_0", "testhost-nvidia:mlx5_3", "cuda1", "testhost-nvidia", 98):
+            with self.subTest(what=what):
+                self.assertEqual(self.t.cpuset_of(what),
+                                 tool(IPA20, "cpuset-of", what)[0]["cpuset"])
+        self.assertEqual(self.t.cpuset_of("gpu2"), "98-111,210-223")
+        self.assertEqual(self.t.cpuset_of("mlx5_0"), "42-55,154-167")
+        self.assertEqual(self.t.pes_of_device("gpu2"), list(range(196, 224)))
+
+    def test_nearest_devices(self):
+        for pe in (0, 98, 223):
+            for kind in (None, "gpu", "nic"):
+                with self.subTest(pe=pe, kind=kind):
+                    options = ["--kind", kind] if kind else []
+                    want = tool(IPA20, "nearest-device", pe, *options)[0]["devices"]
+                    got = self.t.nearest_devices(pe, kind)
+                    self.assertEqual(got, [(d["name"], d["kind"], d["latency_ns"]) for d in want])
+                    self.assertEqual(self.t.nearest_device(pe, kind=kind), want[0]["name"])
+        self.assertEqual(self.t.nearest_device(98, kind="nic"), "mlx5_0")
+        self.assertEqual(self.t.nearest_device(223, kind="nic"), "mlx5_3")
+        self.assertIsNone(self.t.nearest_device(0, kind="storage"))
+
+    def test_nearest_to_device(self):
+        for name in ("gpu2", "mlx5_0", "testhost-nvidia:gpu3"):
+            for k in (0, 5, 40, 300):
+                with self.subTest(device=name, k=k):
+                    want = tool(IPA20, "nearest", name, k)[0]["nearest"]
+                    self.assertEqual(self.t.nearest_to_device(name, k),
+                                     [(n["pe"], n["latency_ns"]) for n in want])
+        self.assertEqual(self.t.nearest_to_device("gpu2", 2), [(196, 0.0), (197, 0.0)])
+
+    def test_distribute(self):
+        for n, policy in ((7, "scatter"), (5, "compact"), (230, "compact")):
+            with self.subTest(n=n, policy=policy):
+                got = self.t.distribute(n, policy=policy)
+                self.assertEqual([{"rank": r, "machine": p.machine, "pu": p.pu,
+                                   "os_index": p.os_index} for r, p in enumerate(got)],
+                                 tool(IPA20, "distribute", n, "--policy", policy))
+                self.assertEqual([p.pe for p in got], [p.pu for p in got])  # one machine
+        self.assertEqual(self.t.distribute(3)[1], nettopo.Placement(56, "testhost-nvidia", 56, 28))
+
+    def test_distribute_gpus(self):
+        for n, gpus, nics in ((4, 1, None), (2, 2, 2), (3, 1, 0), (1, 4, None)):
+            with self.subTest(n=n, gpus=gpus, nics=nics):
+                options = ["--nics-per-rank", nics] if nics is not None else []
+                want = tool(IPA20, "distribute", n, "--gpus-per-rank", gpus, *options)
+                got = self.t.distribute_gpus(n, gpus_per_rank=gpus, nics_per_rank=nics)
+                self.assertEqual([{"rank": r, "machine": x.machine, "cpuset": x.cpuset,
+                                   "gpus": x.gpus, "nics": x.nics} for r, x in enumerate(got)],
+                                 want)
+        # share/doc/gpu-nodes.md: rank 0 on gpu0 with mlx5_0, rank 2 on gpu2 with mlx5_3.
+        ranks = self.t.distribute_gpus(4)
+        self.assertEqual(ranks[0][:4], ("testhost-nvidia", "42-55,154-167", ["gpu0"], ["mlx5_0"]))
+        self.assertEqual(ranks[2][:4], ("testhost-nvidia", "98-111,210-223", ["gpu2"], ["mlx5_3"]))
+        self.assertEqual(ranks[2].pes, self.t.pes_of_device("gpu2"))
+        self.assertEqual(self.t.distribute_gpus(4, nodes="testhost-nvidia"), ranks)
+
+    def test_gpu_env(self):
+        for n, gpus, nics in ((4, 1, None), (2, 2, 2)):
+            with self.subTest(n=n, gpus=gpus, nics=nics):
+                options = ["--nics-per-rank", str(nics)] if nics is not None else []
+                args = ["distribute", str(n), "--gpus-per-rank", str(gpus), *options, "--env"]
+                command = " ".join(["nettopo-query", "-i", str(IPA20), *args])
+                self.assertEqual(self.t.gpu_env(n, gpus_per_rank=gpus, nics_per_rank=nics,
+                                                command=command),
+                                 tool_text(IPA20, *args))
+        # What a rank's wrapper gets from it.
+        with tempfile.TemporaryDirectory() as tmp:
+            env = pathlib.Path(tmp) / "ranks.env"
+            env.write_text(self.t.gpu_env(4))
+            run = subprocess.run(["sh", "-c", f". {env} && echo $NETTOPO_CPUSET "
+                                  "$CUDA_VISIBLE_DEVICES $NCCL_IB_HCA"],
+                                 env={"PMIX_RANK": "2", "PATH": os.environ["PATH"]},
+                                 capture_output=True, text=True, check=True)
+            self.assertEqual(run.stdout, "98-111,210-223 2 =mlx5_3:1\n")
+
+    def test_bad_requests(self):
+        message = tool_error(IPA20, "distribute", 5, "--gpus-per-rank", 1)
+        self.assertEqual(message, "5 ranks of 1 GPU need 5 GPUs; the 1 host given holds 4 GPUs, "
+                                  "room for 4 such ranks")
+        for call in (lambda: self.t.distribute_gpus(5), lambda: self.t.gpu_env(5)):
+            with self.assertRaises(ValueError) as caught:
+                call()
+            self.assertEqual(str(caught.exception), message)
+        for call, pattern in (
+                (lambda: self.t.distribute_gpus(1, gpus_per_rank=0), "needs at least 1 GPU"),
+                (lambda: self.t.distribute_gpus(2, nics_per_rank=9), "9 adapters a rank"),
+                (lambda: self.t.distribute_gpus(-1), "must not be negative"),
+                (lambda: self.t.distribute_gpus(1, nodes="nohost"), "nohost"),
+                (lambda: self.t.distribute(0), "processes must be at least 1"),
+                (lambda: self.t.distribute(3, policy="round-robin"), "policy 'round-robin'"),
+                (lambda: self.t.cpuset_of("gpu9"), "no machine named 'gpu9'"),
+                (lambda: self.t.pes_of_device("gpu9"), "no device named 'gpu9'"),
+                (lambda: self.t.nearest_to_device("nohost:gpu2", 3), "no device named"),
+                (lambda: self.t.nearest_to_device("gpu2", -1), "k must not be negative"),
+                (lambda: self.t.nearest_devices(0, kind="tpu"), "unknown device kind 'tpu'"),
+                (lambda: self.t.devices("nohost"), "no machine named 'nohost'")):
+            with self.subTest(pattern=pattern):
+                with self.assertRaisesRegex(ValueError, pattern):
+                    call()
+        for call in (lambda: self.t.nearest_devices(224), lambda: self.t.cpuset_of(224),
+                     lambda: self.t.nearest_device(-1)):
+            with self.assertRaisesRegex(IndexError, "PE (224|-1) does not exist"):
+                call()
 
 
 class Loading(unittest.TestCase):

@@ -7,6 +7,7 @@
 #
 # Usage: c_api_vs_query.sh C_API_TEST NETTOPO_QUERY TABLE FILE
 set -euo pipefail
+set -f # queries hold hostlists ('node[03,01]'): words, not file patterns
 [[ $# -eq 4 ]] || { echo "usage: $0 C_API_TEST NETTOPO_QUERY TABLE FILE" >&2; exit 2; }
 capi=$1 query=$2 table=$3 file=$4
 

@@ -6,7 +6,6 @@
 #include "nettopo/model/devices.hpp"
 #include "nettopo/support/cpu_set_text.hpp"
 #include "nettopo/support/detail/text.hpp"
-#include "nettopo/support/error.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -146,15 +145,7 @@ void print_device_matrix(const PeNaming& naming, std::span<const MachineId> mach
 
 std::optional<MachineDevice> one_device(const Cluster& cluster, std::string_view text) {
     if (text.find_first_not_of("0123456789") == std::string_view::npos) return std::nullopt;
-    const std::vector<MachineDevice> found = find_devices(cluster, text);
-    if (found.empty()) return std::nullopt;
-    if (found.size() > 1)
-        throw UsageError(fmt::format("'{}' names a device of {} machines ({}, {}, ...): say "
-                                     "which, as {}:{}",
-                                     text, found.size(), cluster.machine_name(found[0].machine),
-                                     cluster.machine_name(found[1].machine),
-                                     cluster.machine_name(found[0].machine), text));
-    return found.front();
+    return find_device(cluster, text);
 }
 
 } // namespace nettopo

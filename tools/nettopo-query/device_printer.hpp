@@ -32,8 +32,9 @@ void print_nearest_devices(const PeNaming& naming, PeId pe, std::optional<Device
 void print_device_matrix(const PeNaming& naming, std::span<const MachineId> machines, bool json,
                          std::ostream& out);
 
-// The one device `text` names (gpu2, HOST:mlx5_0), nullopt when it names none;
-// UsageError when a bare name names devices of several machines.
+// The one device `text` names (gpu2, HOST:mlx5_0; find_device), nullopt when it
+// names none or is a PE index (digits); UsageError when a bare name names
+// devices of several machines.
 std::optional<MachineDevice> one_device(const Cluster& cluster, std::string_view text);
 
 } // namespace nettopo

@@ -7,7 +7,6 @@
 #include "common/output.hpp"
 #include "nettopo-query/distribute_command.hpp"
 #include "nettopo/balance/gpu_launch.hpp"
-#include "nettopo/support/cpu_set_text.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <fmt/format.h>
@@ -25,19 +24,6 @@ std::vector<std::string> names(const MachineTree& tree, std::span<const std::uin
     return out;
 }
 
-std::string os_cpuset(const Cluster& cluster, const GpuRank& r) {
-    const MachineTree& tree = cluster.machine_type(r.machine).tree();
-    std::vector<std::uint32_t> os;
-    bool known = true;
-    for (std::uint32_t pu : r.pus) {
-        os.push_back(tree.object(tree.pu(pu)).os_index);
-        known &= os.back() != unknown_os_index;
-    }
-    // A synthetic machine has no OS indexes: its logical ones, as cpuset-of prints them.
-    return format_cpu_list(known ? std::span<const std::uint32_t>(os)
-                                 : std::span<const std::uint32_t>(r.pus));
-}
-
 void print_ranks(const Cluster& cluster, std::span<const GpuRank> ranks, bool json,
                  std::ostream& out) {
     std::ostringstream text;
@@ -45,7 +31,7 @@ void print_ranks(const Cluster& cluster, std::span<const GpuRank> ranks, bool js
         const GpuRank& rank = ranks[r];
         const MachineTree& tree = cluster.machine_type(rank.machine).tree();
         const auto gpus = names(tree, rank.gpus), nics = names(tree, rank.nics);
-        const std::string cpuset = os_cpuset(cluster, rank);
+        const std::string cpuset = rank_cpu_list(cluster, rank);
         if (!json) {
             text << fmt::format("{} {} {} {} {}\n", r, cluster.machine_name(rank.machine),
                                 cpuset.empty() ? "-" : cpuset, fmt::join(gpus, ","),

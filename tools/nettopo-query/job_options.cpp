@@ -73,8 +73,7 @@ std::optional<JobView> job_view_from_options(const Cluster& cluster, const JobOp
         // The hostlist is a command-line argument: what is wrong with it is
         // bad usage, as for a machine argument, not bad data.
         try {
-            const std::vector<std::string> given = hostlist_names(o.nodes, "--nodes");
-            return JobView(cluster, machines_named(cluster, given, "--nodes"));
+            return JobView(cluster, machines_of_hostlist(cluster, o.nodes, "--nodes"));
         } catch (const InputError& e) {
             throw UsageError(e.what());
         }

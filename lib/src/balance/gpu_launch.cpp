@@ -106,6 +106,10 @@ struct PerNode {
 
 } // namespace
 
+std::string rank_cpu_list(const Cluster& cluster, const GpuRank& rank) {
+    return format_cpu_list(os_cpus(cluster, rank, nullptr));
+}
+
 std::uint32_t gpu_runtime_index(const MachineTree& tree, std::uint32_t device) {
     const auto devices = tree.devices();
     const Vendor vendor = vendor_of(tree, devices[device]);
@@ -148,7 +152,7 @@ std::string gpu_env_script(const Cluster& cluster, std::span<const GpuRank> rank
             vars.push_back(fmt::format("{}={}", name, shell_word(value)));
         };
         set("NETTOPO_HOST", cluster.machine_name(rank.machine));
-        set("NETTOPO_CPUSET", format_cpu_list(os_cpus(cluster, rank, nullptr)));
+        set("NETTOPO_CPUSET", rank_cpu_list(cluster, rank));
         std::vector<std::string> gpus, nics, hcas, ucx, sockets;
         for (std::uint32_t g : rank.gpus) gpus.push_back(devices[g].name);
         set("NETTOPO_GPUS", fmt::format("{}", fmt::join(gpus, ",")));

@@ -1,6 +1,10 @@
 #include "nettopo/model/devices.hpp"
 
+#include "nettopo/support/cpu_set_text.hpp"
+#include "nettopo/support/error.hpp"
+
 #include <algorithm>
+#include <fmt/format.h>
 
 namespace nettopo {
 
@@ -27,6 +31,18 @@ std::vector<MachineDevice> find_devices(const Cluster& cluster, std::string_view
     return found;
 }
 
+std::optional<MachineDevice> find_device(const Cluster& cluster, std::string_view text) {
+    const std::vector<MachineDevice> found = find_devices(cluster, text);
+    if (found.empty()) return std::nullopt;
+    if (found.size() > 1)
+        throw UsageError(fmt::format("'{}' names a device of {} machines ({}, {}, ...): say "
+                                     "which, as {}:{}",
+                                     text, found.size(), cluster.machine_name(found[0].machine),
+                                     cluster.machine_name(found[1].machine),
+                                     cluster.machine_name(found[0].machine), text));
+    return found.front();
+}
+
 const IoDevice& device(const Cluster& cluster, MachineDevice d) {
     return cluster.machine_type(d.machine).tree().devices()[d.index];
 }
@@ -35,6 +51,24 @@ PeRange device_pes(const Cluster& cluster, MachineDevice d) {
     const MachineTree& tree = cluster.machine_type(d.machine).tree();
     const TreeObject& loc = tree.object(tree.devices()[d.index].locality);
     return {cluster.pes_of_machine(d.machine).first + loc.first_pu, loc.pu_count};
+}
+
+std::string cpu_list_of(const Cluster& cluster, PeRange pes) {
+    if (pes.count == 0) return {};
+    const MachineId m = cluster.machine_of(pes[0]);
+    const MachineTree& tree = cluster.machine_type(m).tree();
+    const std::uint32_t first = pes.first - cluster.pes_of_machine(m).first; // logical
+    std::vector<std::uint32_t> os;
+    os.reserve(pes.count);
+    for (std::uint32_t l = first; l < first + pes.count; ++l) {
+        const std::uint32_t o = tree.object(tree.pu(l)).os_index;
+        os.push_back(o == unknown_os_index ? l : o);
+    }
+    return format_cpu_list(os);
+}
+
+std::string device_cpu_list(const Cluster& cluster, MachineDevice d) {
+    return cpu_list_of(cluster, device_pes(cluster, d));
 }
 
 std::vector<std::uint32_t> device_numa_nodes(const Cluster& cluster, MachineDevice d) {

@@ -108,4 +108,16 @@ std::vector<MachineId> machines_named(const Cluster& cluster, std::span<const st
     return unique;
 }
 
+std::vector<MachineId> machines_of_hostlist(const Cluster& cluster, std::string_view hostlist,
+                                            const std::string& source) {
+    std::vector<std::string> names;
+    try {
+        names = expand_hostlist(hostlist);
+    } catch (const InputError& e) {
+        throw InputError(source, 0, e);
+    }
+    if (names.empty()) throw InputError(source, 0, "names no host");
+    return machines_named(cluster, names, source);
+}
+
 } // namespace nettopo

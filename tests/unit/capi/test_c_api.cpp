@@ -4,20 +4,33 @@
 // in the index each handle builds, of whichever kind fits (closed form for
 // generated families, dense table otherwise here), and nearest PEs in a
 // borrowed engine. Then 8 threads query one fresh handle at once (racing to
-// build its index) and every answer is compared with the oracle's.
+// build its index) and every answer is compared with the oracle's. The
+// device calls are compared with the library's on every real hwloc export of
+// ../shared/data, and a job's view with JobView on random allocations.
+#include "nettopo/balance/gpu_launch.hpp"
 #include "nettopo/formats/archive.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/gen/generate.hpp"
+#include "nettopo/model/devices.hpp"
+#include "nettopo/model/job_view.hpp"
 #include "nettopo/nettopo.h"
+#include "nettopo/query/allocation.hpp"
+#include "nettopo/query/device_nearest.hpp"
+#include "nettopo/query/distribute.hpp"
+#include "nettopo/query/gpu_binding.hpp"
 #include "nettopo/query/query_engine.hpp"
+#include "nettopo/support/hostlist.hpp"
 #include "testkit/random_cluster.hpp"
+#include "testkit/real_data.hpp"
 #include "testkit/temp_dir.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <fstream>
 #include <latch>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <random>
 #include <string>
@@ -306,5 +319,220 @@ TEST_CASE("the C API's failures are codes and messages, never exceptions", "[cap
         CHECK(nettopo_open(path.c_str(), &other) == NETTOPO_ERR_INPUT);
         CHECK(other == nullptr);
         CHECK_THAT(nettopo_last_error(), Catch::Contains(path));
+    }
+}
+
+namespace {
+
+std::string joined(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ",") + n;
+    return out;
+}
+
+std::string cpuset_text(nettopo_topology* t, std::uint32_t m, std::uint32_t d) {
+    std::size_t length = 0;
+    REQUIRE(nettopo_device_cpuset(t, m, d, nullptr, 0, &length) == NETTOPO_OK);
+    std::string text(length + 1, '\0');
+    REQUIRE(nettopo_device_cpuset(t, m, d, text.data(), text.size(), nullptr) == NETTOPO_OK);
+    text.resize(length);
+    return text;
+}
+
+// Every device call of the C API on `path` answers as the library does.
+void check_devices_against_library(const std::string& path) {
+    INFO(path);
+    const Cluster c = load_cluster(path);
+    QueryEngine engine(c);
+    const Handle t = open(path);
+    std::uint32_t gpus = 0;
+    for (std::uint32_t m = 0; m < c.num_machines(); ++m) {
+        const auto devices = c.machine_type(MachineId(m)).tree().devices();
+        std::uint32_t n = 0;
+        REQUIRE(nettopo_num_devices(t.get(), m, &n) == NETTOPO_OK);
+        REQUIRE(n == devices.size());
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const MachineDevice d{MachineId(m), i};
+            const IoDevice& dev = devices[i];
+            INFO(dev.name);
+            gpus += dev.kind == DeviceKind::Gpu;
+            nettopo_device info;
+            REQUIRE(nettopo_device_info(t.get(), m, i, &info) == NETTOPO_OK);
+            CHECK(info.kind == static_cast<int>(dev.kind));
+            CHECK(info.kind_name == to_string(dev.kind));
+            CHECK(info.name == dev.name);
+            CHECK(info.names == joined(dev.names));
+            CHECK(info.pci_bus_id == device_pci_bus_id(c, d));
+            CHECK(info.vendor == dev.vendor);
+            CHECK(info.model == dev.model);
+            CHECK(info.subtype == dev.subtype);
+            CHECK(cpuset_text(t.get(), m, i) == device_cpu_list(c, d));
+            std::uint32_t first = 0, count = 0;
+            REQUIRE(nettopo_device_pes(t.get(), m, i, &first, &count) == NETTOPO_OK);
+            CHECK((first == device_pes(c, d).first && count == device_pes(c, d).count));
+            std::vector<std::uint32_t> numa(64);
+            REQUIRE(nettopo_device_numa_nodes(t.get(), m, i, numa.data(), 64, &count) ==
+                    NETTOPO_OK);
+            numa.resize(std::min(count, 64u));
+            CHECK(numa == device_numa_nodes(c, d));
+            // Found by its name, and by the host's name before it.
+            std::uint32_t fm = 0, fd = 0;
+            const std::string host = std::string(c.machine_name(MachineId(m))) + ":" + dev.name;
+            REQUIRE(nettopo_find_device(t.get(), host.c_str(), &fm, &fd) == NETTOPO_OK);
+            CHECK((fm == m && fd == i));
+            // Its nearest PEs, within its machine and beyond it.
+            for (std::uint32_t k : {1u, count + 3, c.num_pes() + 1}) {
+                std::vector<std::uint32_t> pes(k);
+                std::vector<double> ns(k);
+                std::uint32_t found = 0;
+                REQUIRE(nettopo_nearest_to_device(t.get(), m, i, k, pes.data(), ns.data(),
+                                                  &found) == NETTOPO_OK);
+                const auto want = nearest_to_device(engine, d, std::min(k, c.num_pes()));
+                REQUIRE(found == want.size());
+                for (std::uint32_t j = 0; j < found; ++j)
+                    CHECK((pes[j] == want[j].pe.value && ns[j] == want[j].distance_ns));
+            }
+        }
+        // The nearest devices of a few PEs, of every kind and of each.
+        const PeRange pes = c.pes_of_machine(MachineId(m));
+        for (std::uint32_t p : {pes.first, pes.first + pes.count / 3, pes.first + pes.count - 1})
+            for (int kind = NETTOPO_DEVICE_ANY; kind <= NETTOPO_DEVICE_OTHER; ++kind) {
+                std::vector<std::uint32_t> found_devices(devices.size() + 1);
+                std::vector<double> latency(devices.size() + 1);
+                std::uint32_t found = 0;
+                REQUIRE(nettopo_nearest_devices(t.get(), p, kind, n + 1, found_devices.data(),
+                                                latency.data(), &found) == NETTOPO_OK);
+                std::optional<DeviceKind> of;
+                if (kind != NETTOPO_DEVICE_ANY) of = static_cast<DeviceKind>(kind);
+                const auto want = nearest_devices(c, PeId(p), of);
+                REQUIRE(found == want.size());
+                for (std::uint32_t j = 0; j < found; ++j)
+                    CHECK((found_devices[j] == want[j].device.index &&
+                           latency[j] == want[j].latency_ns));
+            }
+    }
+    if (gpus == 0) return;
+    // One GPU a rank on every GPU, and the --env file.
+    nettopo_gpu_binding* raw = nullptr;
+    REQUIRE(nettopo_distribute_gpus(t.get(), nullptr, gpus, 1, -1, &raw) == NETTOPO_OK);
+    const std::unique_ptr<nettopo_gpu_binding, void (*)(nettopo_gpu_binding*)> b(
+        raw, nettopo_gpu_binding_close);
+    const auto want = distribute_gpus(c, all_machines(c), {gpus, 1, std::nullopt});
+    REQUIRE(nettopo_gpu_binding_num_ranks(b.get()) == want.size());
+    for (std::uint32_t r = 0; r < want.size(); ++r) {
+        nettopo_gpu_rank rank;
+        REQUIRE(nettopo_gpu_binding_rank(b.get(), r, &rank) == NETTOPO_OK);
+        const auto devices = c.machine_type(want[r].machine).tree().devices();
+        std::vector<std::string> g, x;
+        for (std::uint32_t i : want[r].gpus) g.push_back(devices[i].name);
+        for (std::uint32_t i : want[r].nics) x.push_back(devices[i].name);
+        CHECK(rank.machine == want[r].machine.value);
+        CHECK(rank.host == c.machine_name(want[r].machine));
+        CHECK(rank.cpuset == rank_cpu_list(c, want[r]));
+        CHECK(rank.gpus == joined(g));
+        CHECK(rank.nics == joined(x));
+        CHECK(std::vector<std::uint32_t>(rank.gpu_devices, rank.gpu_devices + rank.num_gpus) ==
+              want[r].gpus);
+        CHECK(std::vector<std::uint32_t>(rank.nic_devices, rank.nic_devices + rank.num_nics) ==
+              want[r].nics);
+        REQUIRE(rank.num_pes == want[r].pus.size());
+        const std::uint32_t first = c.pes_of_machine(want[r].machine).first;
+        for (std::uint32_t j = 0; j < rank.num_pes; ++j)
+            CHECK(rank.pes[j] == first + want[r].pus[j]);
+    }
+    std::size_t length = 0;
+    REQUIRE(nettopo_gpu_binding_env(b.get(), "cmd", nullptr, 0, &length) == NETTOPO_OK);
+    std::string env(length + 1, '\0');
+    REQUIRE(nettopo_gpu_binding_env(b.get(), "cmd", env.data(), env.size(), nullptr) == NETTOPO_OK);
+    env.resize(length);
+    CHECK(env == gpu_env_script(c, want, "cmd"));
+}
+
+} // namespace
+
+TEST_CASE("the C API's devices answer as the library on every real export", "[capi][real]") {
+    int with_devices = 0;
+    for (const std::string& path : test::real_xmls()) {
+        check_devices_against_library(path);
+        with_devices += !load_cluster(path).type(TypeId(0)).tree().devices().empty();
+    }
+    CHECK(with_devices >= 10);
+}
+
+TEST_CASE("the C API's views answer as JobView and the library on random allocations", "[capi]") {
+    const Inputs inputs;
+    std::mt19937_64 rng(26);
+    for (const std::string& path : inputs.paths) {
+        INFO(path);
+        const Cluster c = load_cluster(path);
+        QueryEngine engine(c);
+        const Handle t = open(path);
+        for (int round = 0; round < 4; ++round) {
+            // Some machines, in a random order, as a hostlist.
+            std::vector<std::uint32_t> order(c.num_machines());
+            std::iota(order.begin(), order.end(), 0u);
+            std::shuffle(order.begin(), order.end(), rng);
+            order.resize(1 + rng() % c.num_machines());
+            std::vector<std::string> names;
+            std::vector<MachineId> machines;
+            for (std::uint32_t m : order) {
+                names.emplace_back(c.machine_name(MachineId(m)));
+                machines.push_back(MachineId(m));
+            }
+            const std::string hostlist = compress_hostlist(names);
+            INFO(hostlist);
+            nettopo_view* raw = nullptr;
+            REQUIRE(nettopo_view_open(t.get(), hostlist.c_str(), &raw) == NETTOPO_OK);
+            const std::unique_ptr<nettopo_view, void (*)(nettopo_view*)> v(raw, nettopo_view_close);
+            const JobView view(c, machines);
+            REQUIRE(nettopo_view_num_pes(v.get()) == view.num_pes());
+            CHECK(nettopo_view_num_machines(v.get()) == view.num_machines());
+            CHECK(nettopo_view_num_nodes(v.get()) == view.num_nodes());
+            for (std::uint32_t i = 0; i < view.num_machines(); ++i) {
+                std::uint32_t m = 0;
+                REQUIRE(nettopo_view_machine(v.get(), i, &m) == NETTOPO_OK);
+                CHECK(m == view.machine(i).value);
+            }
+            std::uniform_int_distribution<std::uint32_t> pe(0, view.num_pes() - 1);
+            for (int q = 0; q < 50; ++q) {
+                const std::uint32_t a = pe(rng), b = pe(rng);
+                const PeId ca = view.cluster_pe(a), cb = view.cluster_pe(b);
+                std::uint32_t x = 0, hops = 0;
+                REQUIRE(nettopo_view_cluster_pe(v.get(), a, &x) == NETTOPO_OK);
+                CHECK(x == ca.value);
+                REQUIRE(nettopo_view_pe(v.get(), ca.value, &x) == NETTOPO_OK);
+                CHECK(x == a);
+                int level = -1;
+                REQUIRE(nettopo_view_proximity(v.get(), a, b, &level) == NETTOPO_OK);
+                CHECK(level == static_cast<int>(c.proximity(ca, cb)));
+                const auto h = engine.hop_count(ca, cb);
+                CHECK(nettopo_view_hops(v.get(), a, b, &hops) ==
+                      (h ? NETTOPO_OK : NETTOPO_UNREACHABLE));
+                if (h) CHECK(hops == *h);
+            }
+            for (std::uint32_t k : {0u, 3u, view.num_pes() + 2}) {
+                const std::uint32_t p = pe(rng);
+                std::vector<std::uint32_t> pes(k);
+                std::vector<double> ns(k);
+                std::uint32_t found = 0;
+                REQUIRE(nettopo_view_nearest(v.get(), p, k, pes.data(), ns.data(), &found) ==
+                        NETTOPO_OK);
+                const auto want =
+                    nearest_in_view(engine, view, view.cluster_pe(p), std::min(k, view.num_pes()));
+                REQUIRE(found == want.size());
+                for (std::uint32_t j = 0; j < found; ++j)
+                    CHECK((pes[j] == *view.view_pe(want[j].pe) && ns[j] == want[j].distance_ns));
+            }
+            // distribute over the view, both policies, more ranks than PEs too.
+            for (const int policy : {NETTOPO_SCATTER, NETTOPO_COMPACT})
+                for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{view.num_pes()} + 5}) {
+                    std::vector<std::uint32_t> pes(n);
+                    REQUIRE(nettopo_distribute(t.get(), v.get(), n, policy, pes.data()) ==
+                            NETTOPO_OK);
+                    const auto want =
+                        distribute(c, machines, n, static_cast<DistributePolicy>(policy));
+                    for (std::uint64_t r = 0; r < n; ++r) CHECK(pes[r] == want[r].value);
+                }
+        }
     }
 }

@@ -146,6 +146,23 @@ TEST_CASE("allocation hosts by name: repeats once, short names, unknown names to
                       "hosts.txt:5: host 'n0l' is not in the cluster; did you mean n01?");
 }
 
+TEST_CASE("allocation hosts from a hostlist: in its order, errors named by where it was given",
+          "[allocation]") {
+    const Cluster c = test::from_description_text("machines n[01-04] pu:2\n"
+                                                  "switch s\n"
+                                                  "link n01 s 1\nlink n02 s 1\nlink n03 s 1\n"
+                                                  "link n04 s 1\n",
+                                                  "t.topo");
+    const auto m = machines_of_hostlist(c, "n[03,01],n03.cluster.example", "--nodes");
+    REQUIRE(m.size() == 2);
+    CHECK(c.machine_name(m[0]) == "n03");
+    CHECK(c.machine_name(m[1]) == "n01");
+    CHECK_THROWS_WITH(machines_of_hostlist(c, "n[03", "hostlist"),
+                      "hostlist: bad hostlist 'n[03': '[' without ']'");
+    CHECK_THROWS_WITH(machines_of_hostlist(c, "n[02-06]", "--nodes"),
+                      Contains("--nodes: hosts are not in the cluster: n[05-06]"));
+}
+
 TEST_CASE("allocation summary: switches on shortest paths and largest hop count", "[allocation]") {
     std::mt19937_64 rng(1403);
     test::RandomOptions opts;

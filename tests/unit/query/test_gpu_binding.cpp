@@ -102,6 +102,32 @@ TEST_CASE("gpu binding: one GPU a rank on the SNC4 server", "[gpu-binding]") {
     CHECK(distribute_gpus(c, all, {1, 1, 0u})[0].nics.empty());
 }
 
+TEST_CASE("devices: one device by name, and CPU lists as cpuset-of prints them", "[gpu-binding]") {
+    const Cluster one = load_cluster(ipa20);
+    const auto gpu2 = find_device(one, "gpu2");
+    REQUIRE(gpu2);
+    CHECK(device(one, *gpu2).name == "gpu2");
+    CHECK(find_device(one, "cuda2") == gpu2);
+    CHECK(find_device(one, "testhost-nvidia:gpu2") == gpu2);
+    CHECK(device_cpu_list(one, *gpu2) == "98-111,210-223");
+    CHECK(device_cpu_list(one, *find_device(one, "mlx5_0")) == "42-55,154-167");
+    CHECK_FALSE(find_device(one, "gpu9"));
+    CHECK_FALSE(find_device(one, "nohost:gpu2"));
+    // On several machines a bare name is ambiguous; HOST:NAME is not.
+    const Cluster c = mixed_cluster();
+    CHECK_THROWS_WITH(find_device(c, "gpu0"),
+                      "'gpu0' names a device of 3 machines (big0, big1, ...): say which, as "
+                      "big0:gpu0");
+    const auto small = find_device(c, "small:gpu1");
+    REQUIRE(small);
+    CHECK(small->machine == *c.find_machine("small"));
+    CHECK(device_cpu_list(c, *small) == "0-7"); // no OS indexes: logical ones
+    // A rank's CPU list: its PUs' OS indexes.
+    const auto ranks = distribute_gpus(one, all_machines(one), {4, 1, std::nullopt});
+    CHECK(rank_cpu_list(one, ranks[0]) == "42-55,154-167");
+    CHECK(rank_cpu_list(one, ranks[2]) == "98-111,210-223");
+}
+
 TEST_CASE("gpu binding: GPUs grouped by locality, cores shared whole", "[gpu-binding]") {
     const Cluster c = load_cluster(ipa20);
     const auto all = all_machines(c);

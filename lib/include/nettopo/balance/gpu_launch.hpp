@@ -29,6 +29,11 @@
 
 namespace nettopo {
 
+/// The rank's PUs as a CPU list of OS indexes ("42-55,154-167": its
+/// NETTOPO_CPUSET, the cpuset distribute --gpus-per-rank prints); a PU whose
+/// source gave no OS index is written by its logical index.
+std::string rank_cpu_list(const Cluster& cluster, const GpuRank& rank);
+
 /// The index by which GPU `device` of `tree` is named to its runtime (above).
 std::uint32_t gpu_runtime_index(const MachineTree& tree, std::uint32_t device);
 

@@ -5,14 +5,16 @@
 /// share/doc/gpu-nodes.md.
 /// \threads Free functions over a const cluster: safe from several threads.
 /// \cost find_devices is O(machines x devices x names) for a bare device
-/// name, O(devices x names) with a host; the others are O(tree objects) at
-/// most. They throw std::bad_alloc only (find_devices: see below).
+/// name, O(devices x names) with a host (find_device likewise); the others
+/// are O(tree objects) at most. They throw std::bad_alloc only (find_devices
+/// and find_device: see below).
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -33,12 +35,27 @@ struct MachineDevice {
 /// but std::bad_alloc.
 std::vector<MachineDevice> find_devices(const Cluster& cluster, std::string_view text);
 
+/// The one device `text` names (as find_devices reads it); nullopt when it
+/// names none. Throws UsageError when a bare name names a device of several
+/// machines ("'gpu2' names a device of 16 machines (n01, n02, ...): say
+/// which, as n01:gpu2"), std::bad_alloc otherwise.
+std::optional<MachineDevice> find_device(const Cluster& cluster, std::string_view text);
+
 /// The device itself.
 const IoDevice& device(const Cluster& cluster, MachineDevice d);
 
 /// The cluster's PEs local to the device: its locality's PUs on its machine
 /// (what `hwloc-calc --po -I pu os=NAME` lists, as PEs).
 PeRange device_pes(const Cluster& cluster, MachineDevice d);
+
+/// The OS indexes of PEs `pes` of one machine as a CPU list ("0-3,8", what
+/// `cpuset-of` prints and taskset -c reads); a PU whose source gave no OS
+/// index is written by its logical index in its machine. O(pes.count log
+/// pes.count).
+std::string cpu_list_of(const Cluster& cluster, PeRange pes);
+
+/// cpu_list_of(device_pes): "98-111,210-223" for gpu2 of the SNC4 server.
+std::string device_cpu_list(const Cluster& cluster, MachineDevice d);
 
 /// The OS indexes of the NUMA nodes local to the device, ascending: those
 /// whose PUs intersect the device's (hwloc-calc -I numa os=NAME).

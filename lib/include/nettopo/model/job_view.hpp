@@ -17,6 +17,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nettopo {
@@ -98,5 +99,14 @@ private:
 std::vector<MachineId> machines_named(const Cluster& cluster, std::span<const std::string> names,
                                       const std::string& source,
                                       std::span<const std::size_t> lines = {});
+
+/// The cluster's machines a Slurm hostlist names ("node[01-04,07]",
+/// support/hostlist.hpp), in its order, for a JobView: machines_named over
+/// its expansion. InputError prefixed with `source` (where the hostlist was
+/// given, e.g. "--nodes") for a malformed expression, one that names no host,
+/// or names not in the cluster. O(names x log machines); allocates.
+/// \threads Only reads `cluster`: safe from several threads at once.
+std::vector<MachineId> machines_of_hostlist(const Cluster& cluster, std::string_view hostlist,
+                                            const std::string& source);
 
 } // namespace nettopo
