@@ -222,14 +222,13 @@ TEST_CASE("gpu links: a matrix naming what nettopo keeps not, or malformed", "[i
         const auto e = gpu_entries(c);
         return std::count(e.begin(), e.end(), "NV6");
     };
-    // An object the export lacks: hwloc leaves its row out.
-    CHECK(gpu_pairs(load_cluster(
-              edited(rows, "<indexes length=\"18\">894 895 896 99999 </indexes>"))) == 6);
-    // None left: no matrix.
-    CHECK(tree_of(load_cluster(
-                      edited(rows, "<indexes length=\"24\">99990 99991 99992 99993 </indexes>")))
-              .interconnects()
-              .empty());
+    // An object the export lacks: refused with the matrix's line, before
+    // hwloc (which would leave its row out without a word;
+    // hwloc_distances_check.cpp).
+    CHECK_THROWS_WITH(
+        load_cluster(edited(rows, "<indexes length=\"18\">894 895 896 99999 </indexes>")),
+        Contains("edited.xml:1848:") &&
+            Contains("names OSDev gp_index 99999, which the export does not hold"));
     // A disk (nvme0c0n1, gp 874), no device nettopo keeps: its row goes.
     CHECK(gpu_pairs(load_cluster(
               edited(rows, "<indexes length=\"16\">894 895 896 874 </indexes>"))) == 6);
@@ -240,10 +239,10 @@ TEST_CASE("gpu links: a matrix naming what nettopo keeps not, or malformed", "[i
     // What hwloc refuses is refused with the matrix's line.
     CHECK_THROWS_WITH(load_cluster(edited(rows, "<indexes length=\"12\">894 895 896 </indexes>")),
                       Contains("edited.xml:1848:") &&
-                          Contains("names 3 objects, not nbobjs=\"4\""));
+                          Contains("declares 4 objects and lists 3 indexes"));
     CHECK_THROWS_WITH(
         load_cluster(edited("type=\"OSDev\" nbobjs=\"4\"", "type=\"Bogus\" nbobjs=\"4\"")),
-        Contains("edited.xml:1848:") && Contains("unknown type 'Bogus'"));
+        Contains("edited.xml:1848:") && Contains("names Bogus gp_index 894"));
     CHECK_THROWS_WITH(
         load_cluster(edited("1000000 150000 150000 150000 150000 1000000 </u64values>",
                             "1000000 150000 150000 150000 150000 1000 </u64values>")),
