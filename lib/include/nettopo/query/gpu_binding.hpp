@@ -25,9 +25,10 @@
 ///   1 on a host that has an adapter.
 ///
 /// \threads A pure function of a const cluster: safe from several threads.
-/// \cost O(N x (G + M x A)) for N ranks and A adapters a host, plus
-/// O(P + D log D) a used host for its P PUs and D devices. Throws UsageError
-/// as stated below, std::bad_alloc otherwise.
+/// \cost O(N x (G + M x A)) for N ranks and A adapters a host, plus, once
+/// per machine type and rank count, O(R^2 x P + D log D) for its R ranks, P
+/// PUs and D devices (R <= D). Throws UsageError as stated below,
+/// std::bad_alloc otherwise.
 #pragma once
 
 #include "nettopo/model/devices.hpp"
