@@ -38,7 +38,8 @@ import sys
 from pathlib import Path
 
 import interconnect_xml
-from real_exports import OracleFailure as Failure, check_exports, oracle_inputs, os_set, run
+from real_exports import (OracleFailure as Failure, check_exports, io_exports, oracle_inputs,
+                          os_set, pci_ancestor, run)
 
 RUNTIMES = ["cuda", "nvml", "rsmi", "ze"]
 
@@ -53,10 +54,7 @@ def runtime_of(name, line):
 
 def pci_of(xml, name):
     """The bus id of OS device NAME's PCI ancestor (hwloc-info), or None."""
-    anc = subprocess.run(["hwloc-info", "-i", str(xml), "--disallowed", "--ancestor", "pcidev",
-                          f"os={name}"], capture_output=True, text=True).stdout
-    m = re.search(r"attr PCI bus id = (\S+)", anc)
-    return m.group(1) if m else None
+    return pci_ancestor(xml, name)[1]
 
 
 def cpuset_bits(mask):
@@ -216,8 +214,7 @@ def main():
     if isinstance(inputs, int):
         return inputs
     bin_dir, data = inputs
-    files = sorted((Path(data) / "hwloc-xml").glob("*.xml"))
-    files = [f for f in files if "<object type=\"OSDev\"" in f.read_text(errors="replace")]
+    files = io_exports(data)
     return check_exports(files, data, lambda xml: check_file(bin_dir, xml), Failure,
                          "agree with hwloc's I/O view", minimum=6)
 

@@ -29,7 +29,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from real_exports import OracleFailure as Failure, check_exports, oracle_inputs, os_set, run
+from real_exports import (OracleFailure as Failure, check_exports, io_exports, oracle_inputs,
+                          os_set, pci_ancestor, run)
 
 VISIBLE = ["CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "ZE_AFFINITY_MASK"]
 
@@ -45,15 +46,6 @@ def locality(xml, name):
 def whole_cores(xml, pus, home):
     cores = calc(xml, "--pi", *[f"pu:{p}" for p in sorted(pus)], "--intersect", "core")
     return os_set(calc(xml, *[f"core:{c}" for c in cores.split(",")], "--po", "-I", "pu")) & home
-
-
-def pci_of(xml, name):
-    """(PCI vendor id, bus id) of OS device NAME's PCI ancestor (hwloc-info)."""
-    anc = subprocess.run(["hwloc-info", "-i", str(xml), "--disallowed", "--ancestor", "pcidev",
-                          f"os={name}"], capture_output=True, text=True).stdout
-    bus = re.search(r"attr PCI bus id = (\S+)", anc)
-    vendor = re.search(r"attr PCI id = (\w+):", anc)
-    return (vendor.group(1) if vendor else "", bus.group(1) if bus else "")
 
 
 def sourced(script, rank):
@@ -106,7 +98,8 @@ def check_binding(bin_dir, xml, devices, fabric, g, tmp):
     script = tmp / "ranks.env"
     script.write_text(run(query + ["--env"]) + "\n")
     # A GPU's index among its vendor's GPUs in PCI bus order.
-    pci = {name: pci_of(xml, d["names"][0]) for name, d in gpus.items()}
+    pci = {name: tuple(x or "" for x in pci_ancestor(xml, d["names"][0]))
+           for name, d in gpus.items()}
     order = {name: sum(1 for o in pci.values() if o[0] == p[0] and o[1] < p[1])
              for name, p in pci.items()}
     unique_bus = len(set(pci.values())) == len(pci)
@@ -151,9 +144,7 @@ def main():
     bin_dir, data = inputs
     import tempfile
     with tempfile.TemporaryDirectory(prefix="nettopo-gpu-") as tmp:
-        files = sorted((Path(data) / "hwloc-xml").glob("*.xml"))
-        files = [f for f in files if "<object type=\"OSDev\"" in f.read_text(errors="replace")]
-        return check_exports(files, data, lambda xml: check_file(bin_dir, xml, Path(tmp)),
+        return check_exports(io_exports(data), data, lambda xml: check_file(bin_dir, xml, Path(tmp)),
                              Failure, "bind as hwloc's localities say", minimum=4)
 
 

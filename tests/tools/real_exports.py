@@ -1,6 +1,8 @@
 """What the oracles over real hwloc exports share (tests/tools/*_oracle.py):
 their command line, the exports to check and the loop that checks them, and
-run / os_set / OracleFailure (a tool's output, a cpuset list as a set).
+run / os_set / OracleFailure (a tool's output, a cpuset list as a set),
+pci_ancestor (an OS device's PCI vendor and bus id, from hwloc-info) and
+io_exports (the shared exports with OS devices).
 
 oracle_inputs(usage, tools): see below.
 
@@ -18,6 +20,7 @@ MINIMUM exports were checked.
 """
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -50,6 +53,22 @@ def os_set(text):
         lo, _, hi = item.partition("-")
         out.update(range(int(lo), int(hi or lo) + 1))
     return out
+
+
+def pci_ancestor(xml, name):
+    """(PCI vendor id, bus id) of OS device NAME's PCI ancestor, as hwloc-info
+    --ancestor pcidev prints them; None for either it does not print."""
+    anc = subprocess.run(["hwloc-info", "-i", str(xml), "--disallowed", "--ancestor", "pcidev",
+                          f"os={name}"], capture_output=True, text=True).stdout
+    vendor = re.search(r"attr PCI id = (\w+):", anc)
+    bus = re.search(r"attr PCI bus id = (\S+)", anc)
+    return (vendor.group(1) if vendor else None, bus.group(1) if bus else None)
+
+
+def io_exports(data):
+    """The exports of DATA/hwloc-xml/ that hold OS devices, sorted."""
+    files = sorted((Path(data) / "hwloc-xml").glob("*.xml"))
+    return [f for f in files if "<object type=\"OSDev\"" in f.read_text(errors="replace")]
 
 
 def sampled(count):

@@ -10,6 +10,7 @@
 #include "nettopo/query/distribute.hpp"
 
 #include "nettopo/support/error.hpp"
+#include "query/view/allocation_check.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -68,17 +69,9 @@ std::vector<Group> group_by_leaf_switch(const Cluster& cluster,
                                         std::span<const MachineId> allocation) {
     constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
     std::vector<std::uint32_t> group_of_switch(cluster.num_switches(), none);
-    std::vector<bool> seen(cluster.num_machines(), false);
     const Network& net = cluster.network();
     std::vector<Group> groups;
     for (const MachineId m : allocation) {
-        if (m.value >= cluster.num_machines())
-            throw UsageError(fmt::format("machine id {} out of range: the cluster has {} machines",
-                                         m.value, cluster.num_machines()));
-        if (seen[m.value])
-            throw UsageError(fmt::format("machine {} is given twice in the allocation",
-                                         cluster.machine_name(m)));
-        seen[m.value] = true;
         // Neighbours come in id order, machines before switches: the first
         // switch is the lowest-numbered one.
         std::uint32_t group = none;
@@ -287,7 +280,7 @@ std::vector<PeId> distribute(const Cluster& cluster, std::span<const MachineId> 
     if (ranks > max_distributed_ranks)
         throw UsageError(
             fmt::format("{} processes: at most {} can be placed", ranks, max_distributed_ranks));
-    if (allocation.empty()) throw UsageError("no machine to place processes on");
+    detail::check_allocation(cluster, allocation, "processes");
     const std::vector<Group> groups = group_by_leaf_switch(cluster, allocation);
     const std::vector<std::vector<std::uint32_t>> tier_of = tiers_of(cluster, prefer);
     std::vector<PeId> placement;

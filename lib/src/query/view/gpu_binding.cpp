@@ -8,6 +8,7 @@
 #include "nettopo/model/device_matrix.hpp"
 #include "nettopo/query/distribute.hpp"
 #include "nettopo/support/error.hpp"
+#include "query/view/allocation_check.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -211,17 +212,9 @@ std::vector<GpuRank> distribute_gpus(const Cluster& cluster, std::span<const Mac
     if (request.ranks > max_distributed_ranks)
         throw UsageError(fmt::format("{} ranks: at most {} can be placed", request.ranks,
                                      max_distributed_ranks));
-    if (allocation.empty()) throw UsageError("no machine to place ranks on");
-    std::vector<bool> seen(cluster.num_machines(), false);
+    detail::check_allocation(cluster, allocation, "ranks");
     std::uint64_t capacity = 0, gpus = 0;
     for (const MachineId m : allocation) {
-        if (m.value >= cluster.num_machines())
-            throw UsageError(fmt::format("machine id {} out of range: the cluster has {} machines",
-                                         m.value, cluster.num_machines()));
-        if (seen[m.value])
-            throw UsageError(fmt::format("machine {} is given twice in the allocation",
-                                         cluster.machine_name(m)));
-        seen[m.value] = true;
         const std::uint64_t n =
             devices_of_kind(cluster.machine_type(m).tree(), DeviceKind::Gpu).size();
         gpus += n;
