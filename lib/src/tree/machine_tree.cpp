@@ -278,6 +278,14 @@ void MachineTree::check_io(const MachineTree& t) {
     for (std::size_t i = 0; i < t.devices_.size(); ++i) {
         const IoDevice& d = t.devices_[i];
         if (d.name.empty()) throw InputError(fmt::format("device {} has no name", i));
+        // Device texts come from exports and archives and are written back
+        // into XML, which holds no control character (fuzz finding).
+        check_name(fmt::format("the name of device {}", i), d.name);
+        for (const std::string& other : d.names)
+            check_name(fmt::format("a name of device {}", d.name), other);
+        check_text(fmt::format("the vendor of device {}", d.name), d.vendor);
+        check_text(fmt::format("the model of device {}", d.name), d.model);
+        check_text(fmt::format("the subtype of device {}", d.name), d.subtype);
         if ((d.pci != no_pci && d.pci >= t.pci_.size()) || d.locality.value >= objects ||
             static_cast<unsigned>(d.kind) > static_cast<unsigned>(DeviceKind::Other))
             throw InputError(

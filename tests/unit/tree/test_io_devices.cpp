@@ -19,7 +19,7 @@ namespace {
 
 // A Package with two cores, a host bridge, a bridge and two PCI functions:
 // a GPU with odd names and a two-name adapter.
-MachineTree with_devices(std::string odd_model = "Model /;,|:% \x01 x") {
+MachineTree with_devices(std::string odd_model = "Model /;,|:% \u00e9 x") {
     MachineTree::Builder b;
     const ObjectId root = b.add(ObjectType::Machine, ObjectId());
     const ObjectId pack = b.add(ObjectType::Package, root);
@@ -44,7 +44,7 @@ TEST_CASE("devices: the signature reads back the same tree, odd strings included
     CHECK(t.signature().find("|io:") != std::string::npos);
     const MachineTree back = tree_from_signature(t.signature());
     CHECK(back == t);
-    CHECK(back.devices()[0].model == "Model /;,|:% \x01 x");
+    CHECK(back.devices()[0].model == "Model /;,|:% \u00e9 x");
     CHECK_FALSE(back == with_devices("other"));
     CHECK(pci_bus_id(t.pci()[2]) == "0000:81:00.0");
     CHECK(t.find_device("cuda0") == 0u);
@@ -69,6 +69,24 @@ TEST_CASE("devices: bad references are refused when the tree is finished", "[io]
         b.add_device({DeviceKind::Nic, "eth0", {}, no_pci, root, "", "", ""});
         b.add_device({DeviceKind::Nic, "eth0", {}, no_pci, root, "", "", ""});
         CHECK_THROWS_WITH(std::move(b).finish(), Contains("two devices are called eth0"));
+    }
+    SECTION("a control character in a device's text (XML holds none; fuzz finding)") {
+        b.add_device({DeviceKind::Gpu, "gpu0", {"cuda\x17"}, no_pci, root, "", "", ""});
+        CHECK_THROWS_WITH(std::move(b).finish(),
+                          Contains("a name of device gpu0") && Contains("U+0017"));
+    }
+    SECTION("a device model that is not UTF-8") {
+        b.add_device({DeviceKind::Gpu,
+                      "gpu0",
+                      {},
+                      no_pci,
+                      root,
+                      "",
+                      "H\xff"
+                      "100",
+                      ""});
+        CHECK_THROWS_WITH(std::move(b).finish(),
+                          Contains("the model of device gpu0") && Contains("not valid UTF-8"));
     }
     SECTION("a PCI parent after its child") {
         b.add_pci({PciKind::Device, 1, root});
