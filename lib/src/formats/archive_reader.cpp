@@ -190,6 +190,15 @@ private:
         } catch (const InputError& err) {
             fail(e, err.what());
         }
+        if (const pugi::xml_attribute cache = e.attribute("cache")) {
+            const std::string_view v = cache.value();
+            if (v != "data" && v != "unified")
+                fail(e, fmt::format("cache=\"{}\" (expected data or unified)", v));
+            if (!is_data_or_unified_cache(type))
+                fail(e, fmt::format("cache=\"{}\" on a {} (only L5 to L1 have it)", v,
+                                    to_string(type)));
+            if (v == "data") b.mark_data_cache(id);
+        }
         for (pugi::xml_node c : e.children()) {
             const std::string_view name = c.name();
             if (name == "object") {

@@ -23,6 +23,7 @@ void write_objects(pugi::xml_node parent, const MachineTree& tree, ObjectId id) 
     e.append_attribute("type") = std::string(to_string(o.type)).c_str();
     if (o.os_index != unknown_os_index) e.append_attribute("os") = o.os_index;
     if (o.size_bytes) e.append_attribute("size") = fmt::format("{}", o.size_bytes).c_str();
+    if (tree.is_data_cache(id)) e.append_attribute("cache") = "data";
     for (const MemoryObject& m : tree.memory()) {
         if (m.parent != id) continue;
         pugi::xml_node me = e.append_child("memory");

@@ -101,6 +101,10 @@ void add_subtree(MachineTree::Builder& b, hwloc_obj_t o, ObjectId parent, AddedO
     const auto type = convert_type(o->type);
     if (!type || is_memory(*type)) return;
     const ObjectId id = b.add(*type, parent, os_index_of(o), size_of(o));
+    // lstopo's "L1d": hwloc's data caches, as against unified ones (older
+    // kernels report L1 unified: the shared 32em64t and hagrid exports).
+    if (is_data_or_unified_cache(*type) && o->attr->cache.type == HWLOC_OBJ_CACHE_DATA)
+        b.mark_data_cache(id);
     added.ids.emplace(o, id);
     if (*type == ObjectType::PU) added.pus.push_back(o);
     add_memory(b, o->memory_first_child, id);

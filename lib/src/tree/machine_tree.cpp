@@ -39,6 +39,10 @@ ObjectId MachineTree::common_ancestor(ObjectId a, ObjectId b) const {
     return a;
 }
 
+bool MachineTree::is_data_cache(ObjectId id) const {
+    return std::binary_search(data_caches_.begin(), data_caches_.end(), id.value);
+}
+
 std::string MachineTree::level_name(ObjectId id) const {
     return level_name_at(objects_[id.value].level_depth);
 }
@@ -65,6 +69,7 @@ std::string MachineTree::signature() const {
     s += detail::cpu_kinds_section(*this);
     if (!pci_.empty() || !devices_.empty() || !interconnects_.empty())
         s += "|io:" + detail::io_signature(pci_, devices_, interconnects_);
+    if (!data_caches_.empty()) s += fmt::format("|dc:{}", fmt::join(data_caches_, ","));
     return s;
 }
 
@@ -95,7 +100,7 @@ bool MachineTree::operator==(const MachineTree& o) const {
     };
     return numa_distances_ == o.numa_distances_ && cpu_kinds_ == o.cpu_kinds_ &&
            pu_kinds_ == o.pu_kinds_ && pci_ == o.pci_ && devices_ == o.devices_ &&
-           interconnects_ == o.interconnects_ &&
+           interconnects_ == o.interconnects_ && data_caches_ == o.data_caches_ &&
            std::equal(objects_.begin(), objects_.end(), o.objects_.begin(), o.objects_.end(),
                       same_object) &&
            std::equal(memory_.begin(), memory_.end(), o.memory_.begin(), o.memory_.end(),
@@ -360,6 +365,14 @@ MachineTree MachineTree::Builder::finish() && {
         t.pu_kinds_.resize(t.pus_.size(), no_cpu_kind);
     }
     check_io(t);
+    auto& caches = t.data_caches_;
+    std::sort(caches.begin(), caches.end());
+    caches.erase(std::unique(caches.begin(), caches.end()), caches.end());
+    for (const std::uint32_t c : caches)
+        if (c >= n || !is_data_or_unified_cache(objs[c].type))
+            throw InputError(
+                fmt::format("object {} is marked a data cache but is {}", c,
+                            c >= n ? std::string_view("no object") : to_string(objs[c].type)));
     return std::move(tree_);
 }
 
@@ -428,6 +441,10 @@ void read_section(MachineTree::Builder& builder, std::string_view section) {
         detail::read_cpu_kinds_section(builder, payload);
     else if (tag == "io" && colon != std::string_view::npos)
         detail::read_io_signature(payload, builder);
+    else if (tag == "dc" && colon != std::string_view::npos)
+        for (const std::uint64_t id : read_numbers(payload, "data cache"))
+            builder.mark_data_cache(ObjectId(
+                static_cast<std::uint32_t>(std::min<std::uint64_t>(id, Id<void>::invalid_value))));
     else
         throw InputError(fmt::format("not a machine tree signature: an unknown section '{}'",
                                      section.substr(0, std::min<std::size_t>(section.size(), 16))));

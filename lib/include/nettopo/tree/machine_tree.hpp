@@ -175,6 +175,14 @@ public:
     /// Objects in a level, numbered by logical index 0..level_size-1.
     std::uint32_t level_size(std::uint32_t level_depth) const { return level_sizes_[level_depth]; }
 
+    /// Whether object `id` is a data cache (hwloc's L1dCache: lstopo prints
+    /// "L1d") rather than a unified one ("L2") or no cache. Sources that do
+    /// not say (descriptions, generated machines) make unified caches.
+    /// O(log caches).
+    bool is_data_cache(ObjectId id) const;
+    /// The data caches' ids, ascending.
+    std::span<const std::uint32_t> data_caches() const { return data_caches_; }
+
     /// The level's name as lstopo prints it: the type, except that the levels
     /// of Groups are Group0, Group1, ... from the root down.
     std::string level_name(ObjectId id) const;
@@ -191,12 +199,13 @@ public:
     /// the tree has what it holds: the NUMA distances ("|d:10,21,21,10"),
     /// the CPU kinds ("|k:0/0-1/CoreType:Small;1/2-3/CoreType:Big;": per
     /// kind its efficiency, its PUs, its infos percent-encoded), the I/O
-    /// devices and GPU interconnect matrices ("|io:..."). Trees without them
+    /// devices and GPU interconnect matrices ("|io:..."), the data caches
+    /// ("|dc:3,7": their ids). Trees without them
     /// keep version 1's text, and images written before still read.
     std::string signature() const;
 
-    /// Same objects with the same attributes, in the same order, the same
-    /// NUMA distances, the same CPU kinds over the same PUs, and the same
+    /// Same objects with the same attributes (data caches included), in the
+    /// same order, the same NUMA distances, the same CPU kinds over the same PUs, and the same
     /// PCI tree, devices and interconnect matrices.
     bool operator==(const MachineTree&) const;
 
@@ -222,6 +231,7 @@ private:
     std::vector<PciObject> pci_;
     std::vector<IoDevice> devices_;
     std::vector<Interconnect> interconnects_;
+    std::vector<std::uint32_t> data_caches_; ///< ascending object ids
     std::vector<ObjectType> level_types_;    ///< per level_depth
     std::vector<std::uint32_t> level_sizes_; ///< per level_depth
 };
@@ -268,6 +278,9 @@ public:
     /// reader locates its error at the kinds): all unknown, or all known and
     /// distinct, as hwloc ranks them. Throws InputError.
     void check_cpu_kinds() const;
+    /// Marks object `id`, an L5 to L1 cache added before, as a data
+    /// cache (MachineTree::is_data_cache). Checked in finish().
+    void mark_data_cache(ObjectId id) { tree_.data_caches_.push_back(id.value); }
     /// Adds a PCI object (parent before child, locality a CPU-side object
     /// added before); returns its index. Checked in finish().
     std::uint32_t add_pci(const PciObject& p) {

@@ -53,4 +53,10 @@ constexpr bool is_cache(ObjectType t) {
     return t >= ObjectType::L5 && t <= ObjectType::L1i;
 }
 
+/// Whether `t` is a data or unified cache (L5..L1), one a source may call a
+/// data cache (MachineTree::is_data_cache). O(1), throws nothing.
+constexpr bool is_data_or_unified_cache(ObjectType t) {
+    return t >= ObjectType::L5 && t <= ObjectType::L1;
+}
+
 } // namespace nettopo
