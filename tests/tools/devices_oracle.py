@@ -141,6 +141,121 @@ def check_matrix(bin_dir, xml, devices):
     return len(m["devices"]), links
 
 
+IO_WORDS = ("HostBridge", "PCIBridge", "PCI ")
+DEVICE_WORDS = ("GPU ", "NIC ", "Storage ", "Device ")
+
+
+def io_tree(items):
+    """[(indent, kind, label, names)] -> {CPU-side label: [children]}: each
+    CPU-side object's I/O, each node (label, names below it as a set,
+    [children]) with PCI children in order."""
+    out, stack = {}, []  # stack: (indent, node or CPU label)
+    for indent, kind, label, names in items:
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        if kind == "cpu":
+            stack.append((indent, label))
+            continue
+        if not stack:
+            raise Failure(f"an I/O line {label!r} outside the tree")
+        parent = stack[-1][1]
+        if kind == "dev":
+            holder = out.setdefault(parent, [set(), []])[0] if isinstance(parent, str) else parent[1]
+            holder.update(names)
+            continue
+        node = (label, set(), [])
+        (out.setdefault(parent, [set(), []])[1] if isinstance(parent, str) else parent[2]).append(node)
+        stack.append((indent, node))
+    return out
+
+
+def show_io(bin_dir, xml):
+    """show's I/O lines with their CPU-side parents, as io_tree items."""
+    lines = run([f"{bin_dir}/nettopo-query", "-q", "-i", str(xml), "show"]).splitlines()
+    start = next(i for i, l in enumerate(lines) if l.startswith("Machine type 0:"))
+    items = []
+    for line in lines[start + 1:]:
+        if not line.startswith("  ") or line.startswith("  CPU kind #"):
+            break
+        indent, text = len(line) - len(line.lstrip(" ")) - 2, line.strip()
+        if text.startswith(DEVICE_WORDS):
+            m = re.fullmatch(r'\S+ (\S+)(?: \(([^)]*)\))?(?: ".*")?', text)
+            if not m:
+                raise Failure(f"show: an unreadable device line {text!r}")
+            names = m.group(2).split(", ") if m.group(2) else [m.group(1)]
+            items.append((indent, "dev", m.group(1), names))
+        elif text.startswith(IO_WORDS):
+            items.append((indent, "io", text, []))
+        else:
+            items.append((indent, "cpu", text.split("  [node")[0].split(" (")[0], []))
+    return items
+
+
+def lstopo_io(xml, kept_names, endpoints):
+    """The same items from lstopo -v --whole-io: the PCI objects on the way
+    to a device nettopo keeps (kept_names) or to a matrix endpoint (bus ids),
+    labelled as show labels them; CPU-side objects by level name."""
+    from hwloc_oracle import show_name
+    rows = []
+    for line in run(["lstopo-no-graphics", "-i", str(xml), "--disallowed", "-v",
+                     "--whole-io"]).splitlines():
+        m = re.match(r"( *)([A-Za-z][A-Za-z0-9-]*(?:\([^)]*\))?)(?: L#(\d+))?(?: \((.*)\))?"
+                     r'(?: "(.*)")?$', line)
+        if not m:
+            continue
+        indent, word, index, attrs, name = (len(m.group(1)), m.group(2), m.group(3),
+                                            m.group(4) or "", m.group(5))
+        if word in ("HostBridge", "PCIBridge"):
+            rows.append([indent, "io", word, [], None])
+        elif word == "PCI" or word.startswith("PCI("):  # PCI(NVSwitch): hwloc's subtype
+            bus = re.search(r"busid=(\S+)", attrs).group(1)
+            ids = re.search(r"(?<![a-z])id=(\S+)", attrs).group(1)
+            label = f"PCI {bus[5:] if bus.startswith('0000:') else bus} ({ids})"
+            rows.append([indent, "io", label, [], bus])
+        elif name is not None and not word.startswith(("Misc", "NUMANode", "MemCache")):
+            rows.append([indent, "dev", name, [name], None])
+        elif word == "Machine":
+            rows.append([indent, "cpu", "Machine", [], None])
+        elif word.startswith(("Misc", "NUMANode", "MemCache")):
+            rows.append([indent, "skip", word, [], None])
+        else:
+            rows.append([indent, "cpu", f"{show_name(word)} L#{index}", [], None])
+    # Keep a device nettopo keeps and every PCI object above it or above an
+    # endpoint; leave the rest out, and what hangs from Misc/memory objects.
+    keep = [False] * len(rows)
+    for i, (indent, kind, label, names, bus) in enumerate(rows):
+        if (kind == "dev" and names[0] in kept_names) or (bus and bus in endpoints):
+            keep[i] = True
+            level = indent
+            for j in range(i - 1, -1, -1):
+                if rows[j][0] < level:
+                    if rows[j][1] not in ("io", "dev"):
+                        break
+                    keep[j] = True
+                    level = rows[j][0]
+    return [tuple(r[:4]) for i, r in enumerate(rows)
+            if r[1] == "cpu" or (r[1] in ("io", "dev") and keep[i])]
+
+
+def check_show_io(bin_dir, xml, devices):
+    """show prints each kept PCI object and device where lstopo nests it."""
+    root = ET.parse(str(xml)).getroot()
+    endpoints = {o.get("pci_busid") for objects, _ in interconnect_xml.matrices(root).values()
+                 for o in objects if o is not None and o.get("type") == "PCIDev"}
+    kept = {n for d in devices for n in d["names"]}
+    ours, theirs = io_tree(show_io(bin_dir, xml)), io_tree(lstopo_io(xml, kept, endpoints))
+    ours = {k: v for k, v in ours.items() if v[0] or v[1]}
+    theirs = {k: v for k, v in theirs.items() if v[0] or v[1]}
+    if ours != theirs:
+        for k in sorted(set(ours) | set(theirs)):
+            if ours.get(k) != theirs.get(k):
+                raise Failure(f"show's I/O under {k}: nettopo {ours.get(k)}, lstopo {theirs.get(k)}")
+    plain = run([f"{bin_dir}/nettopo-query", "-q", "-i", str(xml), "show", "--no-io"])
+    if any(l.strip().startswith(IO_WORDS + DEVICE_WORDS) for l in plain.splitlines()):
+        raise Failure("show --no-io prints I/O lines")
+    return sum(1 for _ in ours)
+
+
 def check_file(bin_dir, xml):
     verbose = run(["lstopo-no-graphics", "-i", str(xml), "--disallowed", "-v", "--only", "osdev"])
     osdevs = []
@@ -204,8 +319,9 @@ def check_file(bin_dir, xml):
         if pci != d["pci"]:
             raise Failure(f"{d['name']}: PCI {d['pci']}, hwloc-info {pci}")
     shown, links = check_matrix(bin_dir, xml, devices)
+    holders = check_show_io(bin_dir, xml, devices)
     return (f"ok ({len(devices)} devices, {len(gpus)} GPUs, {len(osdevs)} OS devices, "
-            f"matrix {shown}x{shown}, {links} GPU links)")
+            f"matrix {shown}x{shown}, {links} GPU links, show's I/O under {holders} objects)")
 
 
 def main():

@@ -4,9 +4,11 @@
 For every real export of ../shared/data/hwloc-xml/ and a seeded sample of the
 per-host exports of ../shared/data/clusters/*/hwloc/ that hwloc loads:
 
-  * show: the CPU-side objects, in order and nesting, with their level names
-    and logical indexes, and the NUMA nodes' logical indexes, equal those of
-    `lstopo -v` (one object a line, indented by nesting);
+  * show --no-io: the CPU-side objects, in order and nesting, with their
+    names (lstopo's: L1d for a data cache, L2 for a unified one) and logical
+    indexes, and the NUMA nodes' logical indexes, equal those of `lstopo -v`
+    (one object a line, indented by nesting; show's I/O side is held to
+    lstopo by devices_oracle.py);
   * ancestor: for PU pairs (all of them on small machines, a seeded sample
     on big ones) the type, level name, logical index and depth equal those of
     the deepest object common to both PUs' chains in
@@ -66,8 +68,13 @@ def nettopo_type(hwloc_name):
     return hwloc_name
 
 
-def level_name(hwloc_name):  # as show and ancestor print a level: Group1, L2, L1i
+def level_name(hwloc_name):  # as ancestor prints a level: Group1, L2, L1i
     return hwloc_name if hwloc_name.startswith("Group") else nettopo_type(hwloc_name)
+
+
+def show_name(hwloc_name):  # as show and lstopo print an object: L1d (data), L2 (unified)
+    m = re.fullmatch(r"L(\d)(d|i|)Cache", hwloc_name)
+    return f"L{m.group(1)}{m.group(2)}" if m else level_name(hwloc_name)
 
 
 def hwloc_levels(xml):
@@ -114,13 +121,13 @@ def lstopo_objects(xml):
         elif name == "NUMANode":
             out.append((indent, f"NUMANode L#{index}"))
         else:
-            out.append((indent, f"{level_name(name)} L#{index}"))
+            out.append((indent, f"{show_name(name)} L#{index}"))
     return out
 
 
 def nettopo_show_objects(bin_dir, xml):
     """[(indent, label)] of the first machine type's tree in nettopo-query show."""
-    p = run([f"{bin_dir}/nettopo-query", "-i", str(xml), "show"], check=False)
+    p = run([f"{bin_dir}/nettopo-query", "-i", str(xml), "show", "--no-io"], check=False)
     if p.returncode != 0:
         return None, p.stderr.strip()
     lines = p.stdout.splitlines()

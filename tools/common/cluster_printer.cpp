@@ -4,9 +4,12 @@
 #include "common/json_writer.hpp"
 #include "nettopo/support/cpu_set_text.hpp"
 #include "nettopo/support/detail/text.hpp"
+#include "nettopo/tree/io_devices.hpp"
 
 #include <fmt/format.h>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 namespace nettopo {
 
@@ -21,7 +24,9 @@ std::string size_text(std::uint64_t bytes) {
 
 std::string object_label(const MachineTree& tree, ObjectId id) {
     const TreeObject& o = tree.object(id);
-    std::string s = fmt::format("{} L#{}", tree.level_name(id), o.logical_index);
+    // lstopo's names: a data cache is "L1d", a unified one "L2".
+    std::string s = fmt::format("{}{} L#{}", tree.level_name(id), tree.is_data_cache(id) ? "d" : "",
+                                o.logical_index);
     if (o.type == ObjectType::Machine) s = "Machine";
     std::string extra;
     if (o.os_index != unknown_os_index &&
@@ -51,9 +56,74 @@ std::string kind_text(std::uint32_t index, const CpuKind& kind,
 
 constexpr std::uint32_t not_a_node = 0xffffffffu;
 
-// node_at[object]: the node that object stands for, or not_a_node.
+// The I/O side of a tree as lstopo nests it: below each CPU-side object its
+// host bridges and the devices outside PCI; below each PCI object its PCI
+// children and its devices.
+struct IoChildren {
+    std::vector<std::vector<std::uint32_t>> cpu_pci, cpu_devices; // by CPU-side object
+    std::vector<std::vector<std::uint32_t>> pci_pci, pci_devices; // by PCI object
+
+    explicit IoChildren(const MachineTree& tree)
+        : cpu_pci(tree.num_objects()), cpu_devices(tree.num_objects()), pci_pci(tree.pci().size()),
+          pci_devices(tree.pci().size()) {
+        for (std::uint32_t i = 0; i < tree.pci().size(); ++i) {
+            const PciObject& p = tree.pci()[i];
+            (p.parent == no_pci ? cpu_pci[p.locality.value] : pci_pci[p.parent]).push_back(i);
+        }
+        for (std::uint32_t i = 0; i < tree.devices().size(); ++i) {
+            const IoDevice& d = tree.devices()[i];
+            (d.pci == no_pci ? cpu_devices[d.locality.value] : pci_devices[d.pci]).push_back(i);
+        }
+    }
+};
+
+// lstopo's words: "HostBridge", "PCIBridge", "PCI 4e:00.0" (the domain only
+// when it is not 0000), with the vendor and device ids lstopo -v gives.
+std::string pci_label(const PciObject& p) {
+    switch (p.kind) {
+    case PciKind::HostBridge:
+        return "HostBridge";
+    case PciKind::Bridge:
+        return "PCIBridge";
+    case PciKind::Device:
+        break;
+    }
+    const std::string id = pci_bus_id(p);
+    return fmt::format("PCI {} ({:04x}:{:04x})", p.domain == 0 ? id.substr(5) : id, p.vendor_id,
+                       p.device_id);
+}
+
+// "GPU gpu0 (cuda0, nvml0, opencl0d0) "NVIDIA H100 80GB HBM3"": one line per
+// device, where lstopo gives one per view of it.
+std::string device_label(const IoDevice& d) {
+    static constexpr std::string_view words[] = {"GPU", "NIC", "Storage", "Device"};
+    std::string s = fmt::format("{} {}", words[static_cast<unsigned>(d.kind)], d.name);
+    if (!(d.names.size() == 1 && d.names[0] == d.name) && !d.names.empty()) {
+        s += " (";
+        for (std::size_t i = 0; i < d.names.size(); ++i) s += (i ? ", " : "") + d.names[i];
+        s += ")";
+    }
+    if (!d.model.empty()) s += fmt::format(" \"{}\"", d.model);
+    return s;
+}
+
+void show_devices(const MachineTree& tree, const std::vector<std::uint32_t>& devices, int indent,
+                  std::ostream& out) {
+    for (const std::uint32_t d : devices)
+        out << fmt::format("{:{}}{}\n", "", indent, device_label(tree.devices()[d]));
+}
+
+void show_pci(const MachineTree& tree, const IoChildren& io, std::uint32_t p, int indent,
+              std::ostream& out) {
+    out << fmt::format("{:{}}{}\n", "", indent, pci_label(tree.pci()[p]));
+    show_devices(tree, io.pci_devices[p], indent + 2, out);
+    for (const std::uint32_t c : io.pci_pci[p]) show_pci(tree, io, c, indent + 2, out);
+}
+
+// node_at[object]: the node that object stands for, or not_a_node; io: the
+// I/O side to print, or null.
 void show_tree(const MachineType& t, const std::vector<std::uint32_t>& node_at, bool kinds,
-               ObjectId id, int indent, std::ostream& out) {
+               const IoChildren* io, ObjectId id, int indent, std::ostream& out) {
     const MachineTree& tree = t.tree();
     std::string line = object_label(tree, id);
     if (const TreeObject& o = tree.object(id); kinds && o.type == ObjectType::PU) {
@@ -71,7 +141,11 @@ void show_tree(const MachineType& t, const std::vector<std::uint32_t>& node_at, 
                                                               : fmt::format("{}", m.os_index),
                                m.size_bytes ? fmt::format(" {}", size_text(m.size_bytes)) : "");
     }
-    for (ObjectId c : tree.children(id)) show_tree(t, node_at, kinds, c, indent + 2, out);
+    for (ObjectId c : tree.children(id)) show_tree(t, node_at, kinds, io, c, indent + 2, out);
+    // lstopo's order: memory, then the CPU side, then I/O.
+    if (!io) return;
+    for (const std::uint32_t p : io->cpu_pci[id.value]) show_pci(tree, *io, p, indent + 2, out);
+    show_devices(tree, io->cpu_devices[id.value], indent + 2, out);
 }
 
 std::string neighbours_text(const Cluster& c, VertexId v, std::size_t shown) {
@@ -150,7 +224,10 @@ void write_show(const Cluster& c, std::ostream& out, const ShowOptions& options)
         const MachineTree& tree = type.tree();
         // A tree has kinds only where they tell PUs apart (min_cpu_kinds):
         // then each PU line says its kind.
-        show_tree(type, node_at, !tree.cpu_kinds().empty(), ObjectId(0), 2, out);
+        const std::optional<IoChildren> io =
+            options.io ? std::optional<IoChildren>(std::in_place, tree) : std::nullopt;
+        show_tree(type, node_at, !tree.cpu_kinds().empty(), io ? &*io : nullptr, ObjectId(0), 2,
+                  out);
         for (std::uint32_t k = 0; k < tree.cpu_kinds().size(); ++k) {
             const std::vector<std::uint32_t> pus = tree.pus_of_cpu_kind(k);
             std::vector<std::uint32_t> os;

@@ -23,6 +23,9 @@ struct ShowOptions {
     // A job's allocation: only its machines (PEs in its numbering), the
     // switches they are cabled to and their machine types.
     const JobView* view = nullptr;
+    // The I/O side: PCI objects and devices under the CPU-side objects
+    // they hang from, where lstopo prints them (share/doc/gpu-nodes.md).
+    bool io = true;
 };
 void write_show(const Cluster& cluster, std::ostream& out, const ShowOptions& options = {});
 

@@ -20,6 +20,7 @@ struct Options {
     std::string highlight;          // draw --highlight: path:A,B or a hostlist
     std::uint32_t collapse = DotOptions{}.collapse_above;
     bool json = false, allow_disconnected = false, all = false, by_hops = false;
+    bool no_io = false; // show --no-io
     bool allowed_only = false, quiet = false;
     bool physical = false, mask = false; // -p; cpuset-of --mask
     JobOptions job;                      // --nodes, --hostfile, --job

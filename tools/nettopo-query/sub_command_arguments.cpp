@@ -140,8 +140,11 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
     }
     if (std::string_view(c.name) == "path")
         sub->add_flag("--hops", o.by_hops, "Fewest hops instead of least latency");
-    if (std::string_view(c.name) == "show")
+    if (std::string_view(c.name) == "show") {
         sub->add_flag("--all", o.all, "List every machine and switch");
+        sub->add_flag("--no-io", o.no_io,
+                      "Leave out the PCI tree and the devices (GPUs, adapters) under it");
+    }
     if (std::string_view(c.name) == "draw") {
         sub->add_option("-o,--output", o.output,
                         "Write FILE instead of standard output: .dot/.gv as text, "

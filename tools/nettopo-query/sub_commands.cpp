@@ -125,7 +125,7 @@ const std::vector<SubCommand>& commands() {
              if (r.o.json)
                  throw UsageError("show has no JSON form: use summary --json, or nettopo-discover "
                                   "-o - for the whole topology as XML");
-             write_show(r.cluster, std::cout, ShowOptions{r.o.all ? 0u : 32u, r.view});
+             write_show(r.cluster, std::cout, ShowOptions{r.o.all ? 0u : 32u, r.view, !r.o.no_io});
          }},
         {"draw", "Graphviz drawing of the network (DOT; -o FILE.svg/.png/.pdf renders it)", "",
          [](Run& r) {
