@@ -25,6 +25,7 @@
 //    max_random_links.
 #include "nettopo/balance/workload.hpp"
 
+#include "balance/mix.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>
@@ -41,12 +42,7 @@ namespace {
 // quadratic pattern is no longer a benchmark one would run.
 constexpr std::uint64_t max_random_links = std::uint64_t{1} << 24;
 
-std::uint64_t splitmix64(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
+using balance_detail::splitmix64;
 
 // Seeds of independent streams: one per load phase, one for the graph.
 std::uint64_t stream_seed(std::uint64_t seed, std::uint64_t stream) {
