@@ -25,7 +25,12 @@ For every real export of ../shared/data/hwloc-xml/ that holds OS devices
     ports (odd, counted as their upstream port's switch); NUMA nodes from
     their cpuset masks), not nettopo's; a pair of GPUs that hwloc's
     NVLinkBandwidth, XGMI or XeLink matrices join (NV<n>, XGMI, XL) against
-    a reading of the export's <distances2> by interconnect_xml.py.
+    a reading of the export's <distances2> by interconnect_xml.py;
+  * show: each PCI object and device line where lstopo -v --whole-io nests it;
+  * identities (devices --json): a device's are exactly lstopo -v's infos
+    NodeGUID, SysImageGUID, PortNLID/LMC/State, Address, the GPU UUIDs and
+    serial numbers of the OS devices it is named after, and its guid the
+    NodeGUID among them.
 
 Usage: devices_oracle.py BIN_DIR PROJECT_ROOT [SHARED_DATA]. Exit 77
 (skipped) without the hwloc tools or the shared data.
@@ -256,6 +261,42 @@ def check_show_io(bin_dir, xml, devices):
     return sum(1 for _ in ours)
 
 
+IDENTITY = re.compile(r"(NodeGUID|SysImageGUID|Port\d+(?:LID|LMC|State)|Address|NVIDIAUUID|"
+                      r"NVIDIASerial|AMDUUID|AMDSerial|LevelZeroUUID|LevelZeroSerialNumber)$")
+
+
+def lstopo_infos(xml):
+    """{OS device name: [(info name, value)]} of every OS device, from
+    lstopo -v (its attributes: name=value or name="value with spaces")."""
+    out = {}
+    for line in run(["lstopo-no-graphics", "-i", str(xml), "--disallowed", "-v",
+                     "--only", "osdev"]).splitlines():
+        m = re.match(r'\s*\S+ L#\d+ \((.*)\) "([^"]+)"$', line)
+        if not m:
+            continue
+        attrs = re.findall(r'(\w+)=("(?:[^"\\]|\\.)*"|\S*)', m.group(1))
+        out[m.group(2)] = [(k, v[1:-1] if v.startswith('"') else v) for k, v in attrs]
+    return out
+
+
+def check_identities(xml, devices):
+    """Each device's identities are exactly lstopo's infos of those names
+    on its OS devices, in lstopo's order per OS device."""
+    infos = lstopo_infos(xml)
+    count = 0
+    for d in devices:
+        want = sorted((view, k, v) for view in d["names"] for k, v in infos.get(view, [])
+                      if IDENTITY.match(k))
+        got = sorted((i["view"], i["name"], i["value"]) for i in d["identities"])
+        if got != want:
+            raise Failure(f"{d['name']}: identities {got}, lstopo {want}")
+        guid = next((v for view, k, v in want if k == "NodeGUID"), None)
+        if d["guid"] != guid:
+            raise Failure(f"{d['name']}: guid {d['guid']}, lstopo's NodeGUID {guid}")
+        count += len(got)
+    return count
+
+
 def check_file(bin_dir, xml):
     verbose = run(["lstopo-no-graphics", "-i", str(xml), "--disallowed", "-v", "--only", "osdev"])
     osdevs = []
@@ -320,8 +361,10 @@ def check_file(bin_dir, xml):
             raise Failure(f"{d['name']}: PCI {d['pci']}, hwloc-info {pci}")
     shown, links = check_matrix(bin_dir, xml, devices)
     holders = check_show_io(bin_dir, xml, devices)
+    identities = check_identities(xml, devices)
     return (f"ok ({len(devices)} devices, {len(gpus)} GPUs, {len(osdevs)} OS devices, "
-            f"matrix {shown}x{shown}, {links} GPU links, show's I/O under {holders} objects)")
+            f"matrix {shown}x{shown}, {links} GPU links, show's I/O under {holders} objects, "
+            f"{identities} identities)")
 
 
 def main():

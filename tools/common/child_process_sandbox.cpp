@@ -19,7 +19,9 @@ namespace {
 
 // The reply of the child, its first byte saying which:
 //   'O' <hostname length>\n<hostname>, the allowed PUs ("a ALLOWED MACHINE
-//       LIST\n", LIST in hwloc's list syntax, "-" if empty), then the tree's
+//       LIST\n", LIST in hwloc's list syntax, "-" if empty), the devices'
+//       identities ("i COUNT\n", then per identity "DEVICE VIEW_LENGTH
+//       NAME_LENGTH VALUE_LENGTH\n" and the three texts), then the tree's
 //       signature (MachineTree::signature: everything the tree holds, read
 //       back by tree_from_signature);
 //   'I' an InputError: FILE \0 LINE \0 WHAT;
@@ -28,6 +30,10 @@ std::string serialize(const HwlocMachine& m) {
     std::string s = fmt::format("O{}\n{}", m.hostname.size(), m.hostname);
     s += fmt::format("a {} {} {}\n", m.allowed.allowed, m.allowed.machine,
                      m.allowed.os_indexes.empty() ? "-" : m.allowed.os_indexes);
+    s += fmt::format("i {}\n", m.identities.size());
+    for (const DeviceIdentity& d : m.identities)
+        s += fmt::format("{} {} {} {}\n{}{}{}", d.device, d.view.size(), d.name.size(),
+                         d.value.size(), d.view, d.name, d.value);
     s += m.tree.signature();
     return s;
 }
@@ -51,6 +57,23 @@ HwlocMachine deserialize(std::string_view text) {
         f >> kind >> m.allowed.allowed >> m.allowed.machine >> m.allowed.os_indexes;
         if (!f || kind != 'a') bad_reply();
         if (m.allowed.os_indexes == "-") m.allowed.os_indexes.clear();
+    }
+    std::size_t count = 0;
+    char kind = 0;
+    if (!(in >> kind >> count) || kind != 'i' || in.get() != '\n' || count > text.size())
+        bad_reply();
+    for (std::size_t i = 0; i < count; ++i) {
+        DeviceIdentity d;
+        std::size_t lengths[3] = {};
+        if (!(in >> d.device >> lengths[0] >> lengths[1] >> lengths[2]) || in.get() != '\n')
+            bad_reply();
+        for (int k = 0; k < 3; ++k) {
+            std::string& field = k == 0 ? d.view : k == 1 ? d.name : d.value;
+            if (lengths[k] > text.size()) bad_reply();
+            field.resize(lengths[k]);
+            if (!in.read(field.data(), static_cast<std::streamsize>(lengths[k]))) bad_reply();
+        }
+        m.identities.push_back(std::move(d));
     }
     if (!std::getline(in, line)) bad_reply();
     try {

@@ -27,6 +27,10 @@ void print_devices(const PeNaming& naming, std::span<const MachineId> machines, 
             const auto numa = device_numa_nodes(cluster, d);
             const std::string pci = device_pci_bus_id(cluster, d);
             const std::string_view machine = cluster.machine_name(m);
+            // This host's own: an adapter's GUID, a GPU's UUID.
+            const std::string guid = device_identity(cluster, d, {"NodeGUID"});
+            const std::string uuid =
+                device_identity(cluster, d, {"NVIDIAUUID", "AMDUUID", "LevelZeroUUID"});
             if (!json) {
                 // A generated GPU has no runtime's name: "-", as for an absent field.
                 const std::string names = fmt::format("{}", fmt::join(dev.names, ","));
@@ -36,6 +40,8 @@ void print_devices(const PeNaming& naming, std::span<const MachineId> machines, 
                                    cpuset.empty() ? "-" : cpuset,
                                    numa.empty() ? "-" : fmt::format("{}", fmt::join(numa, ",")),
                                    names.empty() ? "-" : names);
+                if (!guid.empty()) out << " guid=" << guid;
+                if (!uuid.empty()) out << " uuid=" << uuid;
                 if (!dev.model.empty()) out << " \"" << dev.model << '"';
                 out << '\n';
                 continue;
@@ -52,6 +58,18 @@ void print_devices(const PeNaming& naming, std::span<const MachineId> machines, 
             for (std::uint32_t n : numa) j.value(n);
             j.end_array();
             j.field("vendor", dev.vendor).field("model", dev.model).field("subtype", dev.subtype);
+            j.key("guid");
+            guid.empty() ? j.null() : j.value(guid);
+            j.key("uuid");
+            uuid.empty() ? j.null() : j.value(uuid);
+            j.key("identities").begin_array();
+            for (const DeviceIdentity& i : device_identities(cluster, d))
+                j.begin_object()
+                    .field("view", i.view)
+                    .field("name", i.name)
+                    .field("value", i.value)
+                    .end_object();
+            j.end_array();
             j.end_object().end_object().line();
         }
     }

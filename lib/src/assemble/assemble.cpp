@@ -53,8 +53,9 @@ struct HostRef {
     std::string_view name;
     const MachineTree* tree;
     std::string_view source;
-    bool restricted = false; // HostExport::allowed.restricted()
-    bool renamed = false;    // HostExport::renamed
+    bool restricted = false;                                 // HostExport::allowed.restricted()
+    bool renamed = false;                                    // HostExport::renamed
+    const std::vector<DeviceIdentity>* identities = nullptr; // HostExport::identities
 };
 
 struct Machine {
@@ -62,6 +63,7 @@ struct Machine {
     const MachineTree* tree;
     std::string description; // where the tree came from
     std::uint32_t fabric_node = std::numeric_limits<std::uint32_t>::max();
+    const std::vector<DeviceIdentity>* identities = nullptr; // its devices', if known
 };
 
 class Assembler {
@@ -112,7 +114,8 @@ private:
         auto add_host = [&](std::size_t h, std::uint32_t node) {
             used[h] = true;
             machines_.push_back({std::string(hosts_[h].name), hosts_[h].tree,
-                                 hwloc_type_description(hosts_[h].source), node});
+                                 hwloc_type_description(hosts_[h].source), node,
+                                 hosts_[h].identities});
         };
         const bool attach_all = !fabric_ || fabric_hosts() == 0;
         if (attach_all) {
@@ -269,7 +272,10 @@ private:
             }
             // Hosts of a real fabric (InfiniBand, Ethernet under Slurm, the
             // flat star of hosts only) carry no traffic for others.
-            builder.set_forwards(builder.add_machine(mc.name, shared->second), false);
+            const MachineId id = builder.add_machine(mc.name, shared->second);
+            builder.set_forwards(id, false);
+            if (mc.identities && !mc.identities->empty())
+                builder.set_identities(id, *mc.identities);
             if (mc.fabric_node != none) machine_of_node[mc.fabric_node] = m;
         }
         const LinkClass host = LinkClass::HostSwitch, sw = LinkClass::SwitchSwitch;
@@ -397,7 +403,8 @@ Assembly assemble_cluster(const std::vector<HostExport>& hosts, const Fabric* fa
     std::vector<HostRef> refs;
     refs.reserve(hosts.size());
     for (const HostExport& h : hosts)
-        refs.push_back({h.name, &h.tree, h.source, h.allowed.restricted(), h.renamed});
+        refs.push_back(
+            {h.name, &h.tree, h.source, h.allowed.restricted(), h.renamed, &h.identities});
     return Assembler(std::move(refs), fabric, options).run();
 }
 

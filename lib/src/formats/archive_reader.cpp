@@ -74,6 +74,16 @@ public:
         read_machines(child(root, "machines"), builder, version);
         read_switches(child(root, "switches"), builder);
         read_links(child(root, "links"), builder, version);
+        Cluster cluster = build(std::move(builder));
+        if (const pugi::xml_node ids = root.child("identities")) {
+            if (version < 4) fail(ids, "<identities> needs archive format version 4");
+            read_identities(ids, cluster);
+        }
+        return cluster;
+    }
+
+private:
+    Cluster build(ClusterBuilder&& builder) const {
         try {
             // Whatever was accepted when the archive was written is loaded
             // back; connectivity is a check of assembly, not of reading.
@@ -97,7 +107,47 @@ public:
         }
     }
 
-private:
+    // <identities>: per machine by name, each identity naming its device.
+    void read_identities(pugi::xml_node list, Cluster& cluster) const {
+        std::vector<std::vector<DeviceIdentity>> by_machine(cluster.num_machines());
+        for (pugi::xml_node e : list.children()) {
+            if (std::string_view(e.name()) != "machine")
+                fail(e, fmt::format("unexpected <{}> inside <identities>", e.name()));
+            const std::string_view name = text(e, "name");
+            const std::optional<MachineId> m = cluster.find_machine(name);
+            if (!m)
+                fail(e, fmt::format("identities of machine '{}', which the archive lacks",
+                                    shown_name(name)));
+            if (!by_machine[m->value].empty())
+                fail(e, fmt::format("a second <machine name=\"{}\"> in <identities>",
+                                    shown_name(name)));
+            const MachineTree& tree = cluster.type(cluster.type_of(*m)).tree();
+            for (pugi::xml_node i : e.children()) {
+                if (std::string_view(i.name()) != "identity")
+                    fail(i, fmt::format("unexpected <{}> inside <machine>", i.name()));
+                const std::string_view device = text(i, "device");
+                const std::optional<std::uint32_t> d = tree.find_device(device);
+                if (!d || tree.devices()[*d].name != device)
+                    fail(i, fmt::format("device=\"{}\": machine '{}' has no such device",
+                                        shown_name(device), shown_name(name)));
+                DeviceIdentity id{*d, text(i, "view"), text(i, "name"), text(i, "value")};
+                located(i, [&] {
+                    check_name("the OS device of an identity", id.view);
+                    check_text("the name of an identity", id.name);
+                    check_text(fmt::format("the identity {}", shown_name(id.name)), id.value);
+                });
+                by_machine[m->value].push_back(std::move(id));
+            }
+        }
+        std::vector<std::uint64_t> offsets(by_machine.size() + 1, 0);
+        std::vector<DeviceIdentity> all;
+        for (std::size_t m = 0; m < by_machine.size(); ++m) {
+            offsets[m + 1] = offsets[m] + by_machine[m].size();
+            for (DeviceIdentity& d : by_machine[m]) all.push_back(std::move(d));
+        }
+        if (!all.empty()) cluster.set_identity_parts(std::move(offsets), std::move(all));
+    }
+
     // 1 + the newlines before `offset`, as the text was read.
     std::size_t line_at(std::size_t offset) const {
         offset = std::min(offset, buffer_.size());

@@ -148,6 +148,25 @@ void write_names(pugi::xml_node parent, const char* single, const char* plural, 
 
 } // namespace
 
+// Version 4: what tells each host's devices from an identical host's, per
+// machine, each identity naming its device by the device's name.
+void write_identities(pugi::xml_node list, const Cluster& c) {
+    for (std::uint32_t m = 0; m < c.num_machines(); ++m) {
+        const std::span<const DeviceIdentity> ids = c.identities(MachineId(m));
+        if (ids.empty()) continue;
+        const MachineTree& tree = c.type(c.type_of(MachineId(m))).tree();
+        pugi::xml_node e = list.append_child("machine");
+        e.append_attribute("name") = std::string(c.machine_name(MachineId(m))).c_str();
+        for (const DeviceIdentity& d : ids) {
+            pugi::xml_node i = e.append_child("identity");
+            i.append_attribute("device") = tree.devices()[d.device].name.c_str();
+            i.append_attribute("view") = d.view.c_str();
+            i.append_attribute("name") = d.name.c_str();
+            i.append_attribute("value") = d.value.c_str();
+        }
+    }
+}
+
 void write_archive(const Cluster& c, std::ostream& out, Progress* progress) {
     pugi::xml_document doc;
     pugi::xml_node decl = doc.append_child(pugi::node_declaration);
@@ -162,6 +181,7 @@ void write_archive(const Cluster& c, std::ostream& out, Progress* progress) {
                      !tree.devices().empty() || !tree.pci().empty() ||
                      !tree.interconnects().empty();
     }
+    version_4 |= c.has_identities();
     root.append_attribute("version") = version_4   ? 4
                                        : end_hosts ? 3
                                                    : archive_version_without_end_hosts;
@@ -193,6 +213,8 @@ void write_archive(const Cluster& c, std::ostream& out, Progress* progress) {
     write_names(
         switches, "switch", "switches", [&](std::uint32_t i) { return c.switch_name(SwitchId(i)); },
         c.num_switches(), [](std::uint32_t) { return true; }, [](pugi::xml_node, std::uint32_t) {});
+
+    if (c.has_identities()) write_identities(root.append_child("identities"), c);
 
     pugi::xml_node links = root.append_child("links");
     links.append_attribute("count") = static_cast<unsigned long long>(c.num_net_links());

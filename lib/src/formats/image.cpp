@@ -42,7 +42,11 @@ constexpr std::uint32_t head_tag = array_tag("NTIM"), name_tag = array_tag("NAME
                         runs_tag = array_tag("RUNS"), links_tag = array_tag("LINK"),
                         offsets_tag = array_tag("CSOF"), targets_tag = array_tag("CSTG"),
                         latencies_tag = array_tag("CSLA"), link_ids_tag = array_tag("CSLI"),
-                        forwards_tag = array_tag("CSFW"), end_tag = array_tag("END.");
+                        forwards_tag = array_tag("CSFW"), end_tag = array_tag("END."),
+                        identity_offsets_tag = array_tag("IDOF"),
+                        identity_devices_tag = array_tag("IDDV"),
+                        identity_lengths_tag = array_tag("IDLN"),
+                        identity_text_tag = array_tag("IDTX");
 
 constexpr std::uint32_t no_node_type = 0xffffffffu;
 constexpr std::uint64_t max_text = std::uint64_t{1} << 20; // names, specs, descriptions
@@ -91,10 +95,14 @@ bool is_connected(const Network& net) {
     return connected_components(net).count <= 1 && !unreachable_machines(net);
 }
 
-Head read_head(ArrayReader& in) {
+// `other_ok`: an image another nettopo wrote (another version, another
+// byte order) is returned as it is, for the caller to call it stale.
+Head read_head(ArrayReader& in, bool other_ok = false) {
     if (in.file_size() < 8) in.fail("not a nettopo image (too short)");
     if (in.peek_tag() != head_tag) in.fail("not a nettopo image");
     const auto head = in.value<Head>(head_tag);
+    if (other_ok && (head.byte_order != byte_order_mark || head.version != image_version))
+        return head;
     if (head.byte_order != byte_order_mark)
         in.fail("a nettopo image written on a machine of another byte order: rebuild it here");
     if (head.version != image_version)
@@ -145,6 +153,65 @@ FileStamp file_stamp(const std::string& path) {
             std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec};
 }
 
+// The machines' device identities (version 2): offsets by machine (none
+// when no machine has any), each identity's device, the lengths of its three
+// texts and the texts one after the other.
+void write_identities(ArrayWriter& out, const Cluster& cluster) {
+    std::vector<std::uint64_t> offsets;
+    std::vector<std::uint32_t> devices, lengths;
+    std::string text;
+    if (cluster.has_identities()) {
+        offsets.push_back(0);
+        for (std::uint32_t m = 0; m < cluster.num_machines(); ++m) {
+            for (const DeviceIdentity& d : cluster.identities(MachineId(m))) {
+                devices.push_back(d.device);
+                for (const std::string* t : {&d.view, &d.name, &d.value}) {
+                    lengths.push_back(static_cast<std::uint32_t>(t->size()));
+                    text += *t;
+                }
+            }
+            offsets.push_back(devices.size());
+        }
+    }
+    out.array(identity_offsets_tag, std::span<const std::uint64_t>(offsets));
+    out.array(identity_devices_tag, std::span<const std::uint32_t>(devices));
+    out.array(identity_lengths_tag, std::span<const std::uint32_t>(lengths));
+    out.text(identity_text_tag, text);
+}
+
+void read_identities(ArrayReader& in, Cluster& cluster) {
+    const std::uint64_t machines = cluster.num_machines();
+    auto offsets = in.array<std::uint64_t>(identity_offsets_tag, machines + 1);
+    if (!offsets.empty() && offsets.size() != machines + 1)
+        in.fail(identity_offsets_tag, "has a bad size");
+    const std::uint64_t count = offsets.empty() ? 0 : offsets.back();
+    if (count > in.file_size()) in.fail(identity_offsets_tag, "holds a bad count");
+    auto devices = in.array<std::uint32_t>(identity_devices_tag, count);
+    auto lengths = in.array<std::uint32_t>(identity_lengths_tag, 3 * count);
+    const std::string text = in.text(identity_text_tag, in.file_size());
+    if (devices.size() != count || lengths.size() != 3 * count)
+        in.fail(identity_devices_tag, "has a bad size");
+    std::vector<DeviceIdentity> identities(count);
+    std::size_t at = 0;
+    for (std::uint64_t i = 0; i < count; ++i) {
+        DeviceIdentity& d = identities[i];
+        d.device = devices[i];
+        std::string* const fields[] = {&d.view, &d.name, &d.value};
+        for (std::size_t k = 0; k < 3; ++k) {
+            const std::uint32_t n = lengths[3 * i + k];
+            if (n > text.size() - at) in.fail(identity_text_tag, "is shorter than its lengths");
+            fields[k]->assign(text, at, n);
+            at += n;
+        }
+    }
+    if (at != text.size()) in.fail(identity_text_tag, "is longer than its lengths");
+    try {
+        cluster.set_identity_parts(std::move(offsets), std::move(identities));
+    } catch (const ValueError& e) {
+        in.fail(identity_offsets_tag, e.what());
+    }
+}
+
 std::uint64_t save_image(const Cluster& cluster, const DistanceIndex* index,
                          const std::string& path, std::optional<FileStamp> source) {
     if (index) require_keepable(*index); // before the file is begun
@@ -185,6 +252,7 @@ std::uint64_t save_image(const Cluster& cluster, const DistanceIndex* index,
         out.array(latencies_tag, net.csr_latencies_ps());
         out.array(link_ids_tag, net.csr_link_ids());
         out.array(forwards_tag, net.forward_flags());
+        write_identities(out, cluster);
         if (index) write_kept_index(*index, cluster, out);
         out.array(end_tag, one(std::uint32_t{0}));
         bytes = out.size();
@@ -194,8 +262,10 @@ std::uint64_t save_image(const Cluster& cluster, const DistanceIndex* index,
 
 ImageHeader read_image_header(const std::string& path) {
     ArrayReader in(path);
-    const Head head = read_head(in);
-    return {head.network_checksum, source_of(head), head.has_index != 0};
+    const Head head = read_head(in, true);
+    if (head.byte_order != byte_order_mark || head.version != image_version)
+        return {0, {}, false, false};
+    return {head.network_checksum, source_of(head), head.has_index != 0, true};
 }
 
 Image read_image(const std::string& path, bool allow_disconnected, ImageIndex index_use,
@@ -242,6 +312,7 @@ Image read_image(const std::string& path, bool allow_disconnected, ImageIndex in
     } catch (const ValueError& e) {
         in.fail(links_tag, fmt::format("and its neighbours do not make a cluster: {}", e.what()));
     }
+    read_identities(in, *cluster);
     Image image{std::move(*cluster), nullptr, head.network_checksum, source_of(head)};
     if (head.has_index && index_use == ImageIndex::read) {
         const std::uint64_t kept = kept_index_network(in);

@@ -181,7 +181,7 @@ Cluster one_machine(HwlocMachine m, std::string description, std::string fallbac
     const TypeId t =
         b.add_type(MachineType(std::move(description), std::move(m.tree), options.node_level,
                                options.level_latencies.applied_to(LevelLatencies::defaults())));
-    b.add_machine(name, t);
+    b.set_identities(b.add_machine(name, t), std::move(m.identities));
     return std::move(b).build(options.build);
 }
 
@@ -303,13 +303,14 @@ LoadedTopology load_topology(const std::string& path, const LoadOptions& options
         xml_root_name(file_head(path, 4096)) != "nettopo")
         return {load_cluster(path, options), nullptr, {}, {}};
     const ImageHeader header = read_image_header(sibling);
-    if (header.source && *header.source == file_stamp(path)) {
+    if (header.current && header.source && *header.source == file_stamp(path)) {
         Image image = read_image(sibling, allow, ImageIndex::read, options.level_latencies,
                                  options.node_level);
         return {std::move(image.cluster), std::move(image.index), sibling, {}};
     }
     LoadedTopology t{load_cluster(path, options), nullptr, {}, {}};
-    if (header.has_index && header.network_checksum == network_checksum(t.cluster.network())) {
+    if (header.current && header.has_index &&
+        header.network_checksum == network_checksum(t.cluster.network())) {
         t.kept_index = read_image_index(sibling, t.cluster, header.network_checksum);
         t.image = sibling;
     } else {

@@ -449,8 +449,13 @@ std::vector<HostExport> load_host_exports(const std::vector<std::string>& paths,
         HwlocMachine m = file.diff ? load_diff(file, references, sandbox, options.pu_scope)
                                    : load_export(file, sandbox, options.pu_scope);
         detail::check_hostname(m.hostname, file.buffer, path);
-        hosts.push_back(HostExport{
-            {}, std::move(m.tree), path, std::move(m.hostname), std::move(m.allowed), false});
+        hosts.push_back(HostExport{{},
+                                   std::move(m.tree),
+                                   path,
+                                   std::move(m.hostname),
+                                   std::move(m.allowed),
+                                   false,
+                                   std::move(m.identities)});
     }
     name_hosts(hosts, options.naming);
     return hosts;

@@ -143,13 +143,15 @@ std::vector<std::uint64_t> numa_distances_of(hwloc_topology_t topo) {
     return out;
 }
 
-MachineTree convert(hwloc_topology_t topo) {
+// The machine's tree, and its devices' identities when `identities` is given.
+MachineTree convert(hwloc_topology_t topo, std::vector<DeviceIdentity>* identities = nullptr) {
     MachineTree::Builder b;
     AddedObjects added;
     add_subtree(b, hwloc_get_root_obj(topo), ObjectId(), added);
     b.set_numa_distances(numa_distances_of(topo));
     detail::add_cpu_kinds(b, topo, added.pus);
-    detail::add_io(b, topo, added.ids);
+    std::vector<DeviceIdentity> found = detail::add_io(b, topo, added.ids);
+    if (identities) *identities = std::move(found);
     return std::move(b).finish();
 }
 
@@ -213,7 +215,8 @@ AllowedPus allowed_pus_of(hwloc_topology_t topology) {
 // The allowed part of a whole topology: its XML export read again without
 // HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED, which is hwloc's own restriction
 // (the same for an export, a diff applied to its reference and this machine).
-MachineTree allowed_tree(hwloc_topology_t whole, const AllowedPus& allowed) {
+MachineTree allowed_tree(hwloc_topology_t whole, const AllowedPus& allowed,
+                         std::vector<DeviceIdentity>& identities) {
     if (allowed.allowed == 0)
         throw InputError(fmt::format("allows none of its {} PUs: nothing is left to model of "
                                      "the allowed PUs only",
@@ -229,7 +232,7 @@ MachineTree allowed_tree(hwloc_topology_t whole, const AllowedPus& allowed) {
     if (!loaded)
         throw InputError(
             fmt::format("hwloc cannot read the allowed PUs ({}) alone", allowed.os_indexes));
-    MachineTree tree = convert(topo.get());
+    MachineTree tree = convert(topo.get(), &identities);
     if (tree.num_pus() != allowed.allowed)
         throw InputError(fmt::format("hwloc kept {} PUs of the {} this export allows ({}): its "
                                      "allowed cpuset and its objects' cpusets are inconsistent",
@@ -242,8 +245,8 @@ MachineTree allowed_tree(hwloc_topology_t whole, const AllowedPus& allowed) {
 HwlocMachine machine_of(hwloc_topology_t topology, PuScope scope) {
     HwlocMachine m;
     m.allowed = allowed_pus_of(topology);
-    m.tree =
-        scope == PuScope::whole_machine ? convert(topology) : allowed_tree(topology, m.allowed);
+    m.tree = scope == PuScope::whole_machine ? convert(topology, &m.identities)
+                                             : allowed_tree(topology, m.allowed, m.identities);
     m.hostname = hostname_of(topology);
     return m;
 }

@@ -32,6 +32,7 @@ struct KeptIo {
     std::unordered_map<hwloc_obj_t, std::uint32_t> pci;     // PCI object -> kept PCI object
     const std::unordered_map<hwloc_obj_t, ObjectId>& cpu;   // CPU-side object -> tree object
     std::vector<std::string> models;                        // each kept device's model
+    std::vector<DeviceIdentity> identities; // the kept devices' identities, by device
 };
 
 // The release of hwloc that wrote the matrices: the export's "hwlocVersion"

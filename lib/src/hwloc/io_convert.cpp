@@ -87,7 +87,7 @@ public:
         for (const IoDevice& d : others_) need(d.pci);
         for (hwloc_obj_t o : endpoints)
             if (const auto at = pci_index_.find(o); at != pci_index_.end()) need(at->second);
-        KeptIo kept{{}, {}, ids_, {}};
+        KeptIo kept{{}, {}, ids_, {}, {}};
         std::vector<std::uint32_t> renumber(pci_.size(), no_pci);
         for (std::uint32_t i = 0; i < pci_.size(); ++i) {
             if (!needed[i]) continue;
@@ -99,8 +99,15 @@ public:
             if (needed[i]) kept.pci.emplace(o, renumber[i]);
         const auto moved = [&](IoDevice d, const std::vector<hwloc_obj_t>& objects) {
             if (d.pci != no_pci) d.pci = renumber[d.pci];
-            for (hwloc_obj_t o : objects)
-                kept.devices.emplace(o, static_cast<std::uint32_t>(kept.models.size()));
+            const auto index = static_cast<std::uint32_t>(kept.models.size());
+            for (hwloc_obj_t o : objects) {
+                kept.devices.emplace(o, index);
+                for (unsigned k = 0; k < o->infos_count; ++k)
+                    if (o->name && o->infos[k].name && o->infos[k].value &&
+                        is_identity_info(o->infos[k].name))
+                        kept.identities.push_back(
+                            {index, o->name, o->infos[k].name, o->infos[k].value});
+            }
             kept.models.push_back(d.model);
             b_.add_device(std::move(d));
         };
@@ -281,16 +288,17 @@ private:
 
 } // namespace
 
-void add_io(MachineTree::Builder& builder, hwloc_topology_t topo,
-            const std::unordered_map<hwloc_obj_t, ObjectId>& cpu_ids) {
+std::vector<DeviceIdentity> add_io(MachineTree::Builder& builder, hwloc_topology_t topo,
+                                   const std::unordered_map<hwloc_obj_t, ObjectId>& cpu_ids) {
     IoWalk walk(builder, cpu_ids);
     walk.cpu_object(hwloc_get_root_obj(topo));
     const std::vector<HwlocMatrix> matrices = hwloc_matrices(topo);
     std::vector<hwloc_obj_t> endpoints;
     for (const HwlocMatrix& m : matrices)
         endpoints.insert(endpoints.end(), m.objects.begin(), m.objects.end());
-    const KeptIo kept = walk.finish(endpoints);
+    KeptIo kept = walk.finish(endpoints);
     add_interconnects(builder, matrices, kept, hwloc_release_of(topo));
+    return std::move(kept.identities);
 }
 
 } // namespace nettopo::detail

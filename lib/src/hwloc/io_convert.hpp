@@ -7,11 +7,14 @@
 
 #include <hwloc.h>
 #include <unordered_map>
+#include <vector>
 
 namespace nettopo::detail {
 
-// `cpu_ids`: the tree's id of every CPU-side hwloc object added.
-void add_io(MachineTree::Builder& builder, hwloc_topology_t topo,
-            const std::unordered_map<hwloc_obj_t, ObjectId>& cpu_ids);
+// `cpu_ids`: the tree's id of every CPU-side hwloc object added. Returns
+// the kept devices' identities (what differs between identical hosts), by
+// device, each device's OS devices in hwloc's order.
+std::vector<DeviceIdentity> add_io(MachineTree::Builder& builder, hwloc_topology_t topo,
+                                   const std::unordered_map<hwloc_obj_t, ObjectId>& cpu_ids);
 
 } // namespace nettopo::detail

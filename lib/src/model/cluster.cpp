@@ -35,6 +35,41 @@ const Cluster::Run& Cluster::run_of_node(NodeId n) const {
     return find_run(runs(), n.value, [](const Run& r) { return r.first_node; });
 }
 
+void Cluster::set_identity_parts(std::vector<std::uint64_t> offsets,
+                                 std::vector<DeviceIdentity> identities) {
+    const std::uint32_t machines = num_machines();
+    if (offsets.empty()) {
+        if (!identities.empty()) throw ValueError("", "device identities without their machines");
+        identity_offsets_.clear();
+        identities_.clear();
+        return;
+    }
+    if (offsets.size() != std::uint64_t{machines} + 1 || offsets.front() != 0 ||
+        offsets.back() != identities.size())
+        throw ValueError("", "the device identities do not match the machines");
+    for (std::uint32_t m = 0; m < machines; ++m) {
+        if (offsets[m] > offsets[m + 1])
+            throw ValueError("", "the device identities are out of order");
+        const std::size_t devices = type(type_of(MachineId(m))).tree().devices().size();
+        for (std::uint64_t i = offsets[m]; i < offsets[m + 1]; ++i) {
+            const DeviceIdentity& d = identities[i];
+            if (d.device >= devices)
+                throw ValueError("", fmt::format("machine {} has an identity of a device its "
+                                                 "type lacks",
+                                                 machine_name(MachineId(m))));
+            std::string problem = d.view.empty() || d.name.empty() ? std::string("is not named")
+                                                                   : name_problem(d.view);
+            if (problem.empty()) problem = text_problem(d.name);
+            if (problem.empty()) problem = text_problem(d.value);
+            if (!problem.empty())
+                throw ValueError("", fmt::format("an identity of machine {} {}",
+                                                 machine_name(MachineId(m)), problem));
+        }
+    }
+    identity_offsets_ = std::move(offsets);
+    identities_ = std::move(identities);
+}
+
 Cluster Cluster::from_parts(std::string name, std::string family, std::vector<MachineType> types,
                             std::span<const Run> runs, NameTable machine_names,
                             NameTable switch_names, Network network) {

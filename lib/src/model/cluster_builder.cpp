@@ -1,6 +1,7 @@
 #include "nettopo/model/cluster_builder.hpp"
 
 #include "nettopo/support/detail/name_rules.hpp"
+#include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>
@@ -155,6 +156,30 @@ bool ClusterBuilder::forwards(MachineId m) const {
     return m.value >= machine_forwards_.size() || machine_forwards_[m.value] != 0;
 }
 
+void ClusterBuilder::set_identities(MachineId m, std::vector<DeviceIdentity> identities) {
+    if (m.value >= num_machines_)
+        throw InputError(fmt::format("no machine {} to set device identities of", m.value));
+    const auto run =
+        std::upper_bound(machine_runs_.begin(), machine_runs_.end(), m.value,
+                         [](std::uint32_t v, const MachineRun& r) { return v < r.first; });
+    const std::size_t devices = types_[(run - 1)->type.value].tree().devices().size();
+    for (const DeviceIdentity& d : identities) {
+        if (d.device >= devices)
+            throw InputError(fmt::format("a device identity names device {}, but the machine's "
+                                         "type has {}",
+                                         d.device, counted(devices, "device")));
+        if (d.view.empty() || d.name.empty())
+            throw InputError("a device identity without its OS device or its name");
+        check_name("the OS device of a device identity", d.view);
+        check_text(fmt::format("the name of an identity of {}", d.view), d.name);
+        check_text(fmt::format("the identity {} of {}", d.name, d.view), d.value);
+    }
+    if (identities.empty())
+        identities_.erase(m.value);
+    else
+        identities_[m.value] = std::move(identities);
+}
+
 SwitchId ClusterBuilder::add_switch(std::string_view name) {
     require_room_for_vertices(1);
     SwitchId id(switch_names_.size());
@@ -304,6 +329,17 @@ Cluster ClusterBuilder::build(const BuildOptions& options) && {
     c.name_ = std::move(name_);
     c.family_ = std::move(family_);
     c.types_ = std::move(types_);
+    if (!identities_.empty()) {
+        c.identity_offsets_.assign(std::size_t{num_machines} + 1, 0);
+        for (std::uint32_t m = 0; m < num_machines; ++m) {
+            const auto it = identities_.find(m);
+            c.identity_offsets_[m + 1] =
+                c.identity_offsets_[m] + (it == identities_.end() ? 0 : it->second.size());
+            if (it != identities_.end())
+                for (DeviceIdentity& d : it->second) c.identities_.push_back(std::move(d));
+        }
+        identities_.clear();
+    }
 
     std::uint64_t pe = 0, node = 0;
     for (std::size_t r = 0; r < machine_runs_.size(); ++r) {

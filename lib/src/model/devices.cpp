@@ -91,6 +91,21 @@ std::string device_pci_bus_id(const Cluster& cluster, MachineDevice d) {
     return p == no_pci ? std::string() : pci_bus_id(tree.pci()[p]);
 }
 
+std::vector<DeviceIdentity> device_identities(const Cluster& cluster, MachineDevice d) {
+    std::vector<DeviceIdentity> out;
+    for (const DeviceIdentity& i : cluster.identities(d.machine))
+        if (i.device == d.index) out.push_back(i);
+    return out;
+}
+
+std::string device_identity(const Cluster& cluster, MachineDevice d,
+                            std::initializer_list<std::string_view> names) {
+    for (const std::string_view name : names)
+        for (const DeviceIdentity& i : cluster.identities(d.machine))
+            if (i.device == d.index && i.name == name) return i.value;
+    return {};
+}
+
 std::optional<double> device_latency(const Cluster& cluster, MachineDevice d, PeId p) {
     if (cluster.machine_of(p) != d.machine) return std::nullopt;
     const MachineType& type = cluster.machine_type(d.machine);

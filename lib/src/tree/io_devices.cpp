@@ -28,4 +28,18 @@ std::optional<DeviceKind> device_kind_from(std::string_view word) {
     return std::nullopt;
 }
 
+bool is_identity_info(std::string_view name) {
+    static constexpr std::string_view whole[] = {
+        "NodeGUID", "SysImageGUID", "Address",       "NVIDIAUUID",           "NVIDIASerial",
+        "AMDUUID",  "AMDSerial",    "LevelZeroUUID", "LevelZeroSerialNumber"};
+    for (const std::string_view w : whole)
+        if (name == w) return true;
+    // Port<N>LID, Port<N>LMC, Port<N>State: an OpenFabrics port's.
+    if (!name.starts_with("Port")) return false;
+    std::size_t i = 4;
+    while (i < name.size() && name[i] >= '0' && name[i] <= '9') ++i;
+    const std::string_view rest = name.substr(i);
+    return i > 4 && (rest == "LID" || rest == "LMC" || rest == "State");
+}
+
 } // namespace nettopo

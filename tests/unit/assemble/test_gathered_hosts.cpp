@@ -37,6 +37,20 @@ GatheredHosts gathered_from(const std::vector<HostExport>& exports) {
 
 } // namespace
 
+namespace {
+
+// The archive of `c` without its per-host device identities, which gathered
+// hosts do not carry (nettopo-discover --mpi sends trees: gpu-nodes.md).
+std::string without_identities(const Cluster& c) {
+    const std::string text = archive_text(c);
+    const std::size_t from = text.find("  <identities>");
+    if (from == std::string::npos) return text;
+    const std::string end = "</identities>\n";
+    return text.substr(0, from) + text.substr(text.find(end, from) + end.size());
+}
+
+} // namespace
+
 TEST_CASE("gathered hosts assemble as their exports do", "[assemble][gathered]") {
     for (const std::string name : {"avakas", "plafrim"}) {
         if (!test::have_real_cluster(name)) continue;
@@ -53,7 +67,8 @@ TEST_CASE("gathered hosts assemble as their exports do", "[assemble][gathered]")
         gathered.hosts.clear();
         gathered.gathered = &g;
         const Assembly from_memory = assemble_from_files(gathered, {});
-        CHECK(archive_text(from_memory.cluster) == archive_text(from_files.cluster));
+        CHECK(from_files.cluster.has_identities());
+        CHECK(archive_text(from_memory.cluster) == without_identities(from_files.cluster));
         REQUIRE(from_memory.issues.size() == from_files.issues.size());
         for (std::size_t i = 0; i < from_files.issues.size(); ++i)
             CHECK(from_memory.issues[i].summary() == from_files.issues[i].summary());
@@ -64,9 +79,9 @@ TEST_CASE("gathered hosts assemble as their exports do", "[assemble][gathered]")
         AssembleOptions flat;
         flat.hosts_only = true;
         flat.name = name;
-        CHECK(
-            archive_text(assemble_gathered(g, nullptr, flat).cluster) ==
-            archive_text(assemble_cluster(load_host_exports(files.hosts), nullptr, flat).cluster));
+        CHECK(archive_text(assemble_gathered(g, nullptr, flat).cluster) ==
+              without_identities(
+                  assemble_cluster(load_host_exports(files.hosts), nullptr, flat).cluster));
     }
 }
 

@@ -47,7 +47,8 @@
 namespace nettopo {
 
 /// Readers refuse other versions: an image is rebuilt from its archive, never converted.
-inline constexpr std::uint32_t image_version = 1;
+/// Version 2 holds the machines' device identities (Cluster::identities).
+inline constexpr std::uint32_t image_version = 2;
 /// The extension of an image beside its archive.
 inline constexpr std::string_view image_extension = ".ntimg";
 
@@ -96,9 +97,13 @@ struct ImageHeader {
     std::uint64_t network_checksum = 0; ///< network_checksum() of the cluster
     std::optional<FileStamp> source;    ///< the archive it was made from, if recorded
     bool has_index = false;             ///< whether it keeps a distance index
+    /// Whether this nettopo reads it: false for an image of another version
+    /// or byte order (the other fields are then empty: rebuild it).
+    bool current = true;
 };
 /// Reads an image's header: O(1), its first records only. InputError naming
-/// the file when it is not an image of this version.
+/// the file when it is not an image; an image of another version or byte
+/// order is returned with current false.
 ImageHeader read_image_header(const std::string& path);
 
 /// The kept index of the image at `path`, for `cluster` (loaded from

@@ -47,6 +47,8 @@ struct HostExport {
     AllowedPus allowed = {}; ///< the PUs the export allowed (all, unless made inside a job)
     /// Named after its file because another export claims the same HostName.
     bool renamed = false;
+    /// Its devices' identities (HwlocMachine::identities).
+    std::vector<DeviceIdentity> identities = {};
 };
 
 /// `paths`: files and directories (every *.xml inside, sorted by name). A diff's

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nettopo {
 
@@ -50,6 +51,9 @@ struct HwlocMachine {
     MachineTree tree;        ///< the whole machine, or its allowed part (PuScope)
     std::string hostname;    ///< HostName info of the Machine object; empty if absent
     AllowedPus allowed = {}; ///< which PUs were allowed
+    /// What tells this host's devices from an identical host's (GUIDs,
+    /// UUIDs, addresses), by device: Cluster::identities of its machine.
+    std::vector<DeviceIdentity> identities;
 };
 
 /// Validates the description itself first (clear message naming the bad

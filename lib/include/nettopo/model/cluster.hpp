@@ -156,6 +156,17 @@ public:
     /// nullptr when its machine's source gave that PU no kind. O(log R).
     const CpuKind* cpu_kind_of(PeId p) const;
 
+    /// Machine `m`'s device identities (ClusterBuilder::set_identities: the
+    /// GUIDs, UUIDs and addresses of its devices), grouped by device in the
+    /// order its source gave them; empty when it gave none. O(1).
+    std::span<const DeviceIdentity> identities(MachineId m) const {
+        if (identity_offsets_.empty()) return {};
+        return {identities_.data() + identity_offsets_[m.value],
+                identities_.data() + identity_offsets_[m.value + 1]};
+    }
+    /// Whether some machine has identities. O(1).
+    bool has_identities() const { return !identities_.empty(); }
+
     /// PE `index`, checked: throws UsageError when the cluster has no such PE.
     /// For values coming from users. O(1).
     PeId require_pe(std::uint64_t index) const;
@@ -188,6 +199,12 @@ public:
     static Cluster from_parts(std::string name, std::string family, std::vector<MachineType> types,
                               std::span<const Run> runs, NameTable machine_names,
                               NameTable switch_names, Network network);
+    /// Sets the device identities of a cluster from_parts made: machine m's
+    /// are identities[offsets[m] .. offsets[m + 1]) (offsets: one per machine
+    /// and one more, or empty for none). ValueError for offsets of the wrong
+    /// size or out of order, or a device its machine's type lacks. O(identities).
+    void set_identity_parts(std::vector<std::uint64_t> offsets,
+                            std::vector<DeviceIdentity> identities);
 
 private:
     friend class ClusterBuilder;
@@ -212,6 +229,8 @@ private:
     NameTable machine_names_;
     NameTable switch_names_;
     Network network_;
+    std::vector<std::uint64_t> identity_offsets_; ///< CSR by machine; empty when none has any
+    std::vector<DeviceIdentity> identities_;
 };
 
 /// "12 machines, 1 switch, 11 links, 12 PEs, 12 nodes", for messages and headers.

@@ -151,6 +151,14 @@ public:
     /// Whether machine `m` forwards (true unless set_forwards said otherwise).
     bool forwards(MachineId m) const;
 
+    /// What tells machine `m`'s devices from an identical host's (GUIDs,
+    /// UUIDs, addresses: DeviceIdentity), each naming one of its type's
+    /// devices; replaces what was set before (Cluster::identities).
+    /// InputError when there is no machine `m`, for a device its type lacks,
+    /// an empty view or name, or text that is not UTF-8 or holds a control
+    /// character. O(identities + log runs).
+    void set_identities(MachineId m, std::vector<DeviceIdentity> identities);
+
     /// A link endpoint: a machine or a switch, by declaration index.
     struct Endpoint {
         bool is_switch = false;  ///< a switch, else a machine
@@ -213,6 +221,8 @@ private:
     std::uint32_t num_machines_ = 0;
     /// Per machine, 1 unless set_forwards(m, false); empty while every machine forwards.
     std::vector<std::uint8_t> machine_forwards_;
+    /// Per machine with identities (set_identities), by machine id.
+    std::unordered_map<std::uint32_t, std::vector<DeviceIdentity>> identities_;
     std::uint64_t total_pes_ = 0;
     NameTable machine_names_;
     NameTable switch_names_;

@@ -13,6 +13,7 @@
 #include "nettopo/model/cluster.hpp"
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -63,6 +64,18 @@ std::vector<std::uint32_t> device_numa_nodes(const Cluster& cluster, MachineDevi
 
 /// The PCI address of the device ("0000:8a:00.0"), or empty outside PCI.
 std::string device_pci_bus_id(const Cluster& cluster, MachineDevice d);
+
+/// The identities of device `d` on its machine (Cluster::identities: its
+/// GUIDs, port LIDs, UUID, addresses), in the order the source gave them.
+/// O(identities of the machine).
+std::vector<DeviceIdentity> device_identities(const Cluster& cluster, MachineDevice d);
+
+/// The value of device `d`'s first identity called one of `names` (in that
+/// order of preference, over all its views), or empty: `{"NodeGUID"}` for an
+/// adapter's GUID, `{"NVIDIAUUID", "AMDUUID", "LevelZeroUUID"}` for a GPU's
+/// UUID. O(identities of the machine x names).
+std::string device_identity(const Cluster& cluster, MachineDevice d,
+                            std::initializer_list<std::string_view> names);
 
 /// How far PE `p` of the device's machine is from the device: 0 for a PE
 /// local to it; else the least latency between one of its local PUs and

@@ -82,4 +82,23 @@ struct IoDevice {
     bool operator==(const IoDevice&) const = default; ///< all fields equal
 };
 
+/// What tells one host's device from the same device of an identical host
+/// (the adapter's GUIDs and port LIDs, a GPU's UUID and serial number, an
+/// interface's address): hwloc's info of one of the device's OS devices. The
+/// device belongs to the machine's type; its identities belong to the machine
+/// (Cluster::identities).
+struct DeviceIdentity {
+    std::uint32_t device = 0; ///< index into the machine tree's devices()
+    std::string view;         ///< the OS device hwloc gave it on: mlx5_0, ib0, nvml2
+    std::string name;         ///< hwloc's info name: NodeGUID, Port1LID, Address, NVIDIAUUID
+    std::string value;        ///< as hwloc gives it: "043f:7203:00ae:a282"
+    bool operator==(const DeviceIdentity&) const = default; ///< all fields equal
+};
+
+/// Whether hwloc's info `name` of an OS device is an identity nettopo keeps:
+/// NodeGUID, SysImageGUID, Port<N>LID, Port<N>LMC, Port<N>State (OpenFabrics),
+/// Address (network interfaces), NVIDIAUUID, NVIDIASerial, AMDUUID,
+/// AMDSerial, LevelZeroUUID, LevelZeroSerialNumber (GPUs).
+bool is_identity_info(std::string_view name);
+
 } // namespace nettopo
