@@ -42,6 +42,21 @@ py::dict device_dict(const Cluster& cluster, MachineDevice d) {
     out["vendor"] = dev.vendor;
     out["model"] = dev.model;
     out["subtype"] = dev.subtype;
+    const auto text_or_none = [](const std::string& v) {
+        return v.empty() ? py::object(py::none()) : py::object(py::str(v));
+    };
+    out["guid"] = text_or_none(device_identity(cluster, d, {"NodeGUID"}));
+    out["uuid"] =
+        text_or_none(device_identity(cluster, d, {"NVIDIAUUID", "AMDUUID", "LevelZeroUUID"}));
+    py::list identities;
+    for (const DeviceIdentity& i : device_identities(cluster, d)) {
+        py::dict one;
+        one["view"] = i.view;
+        one["name"] = i.name;
+        one["value"] = i.value;
+        identities.append(one);
+    }
+    out["identities"] = identities;
     return out;
 }
 
@@ -75,7 +90,8 @@ void bind_devices(py::class_<Topology>& c) {
          "GPUs, network adapters and other devices of every machine (or of the machine of "
          "that name), in the order `nettopo-query devices` lists them, each a dict as its "
          "--json prints it: machine, kind ('gpu', 'nic', ...), name, names, pci, cpuset, "
-         "numa, vendor, model, subtype.")
+         "numa, vendor, model, subtype, guid, uuid, identities (this host's GUIDs, LIDs, "
+         "addresses, UUIDs).")
         .def(
             "cpuset_of",
             [](const Topology& t, const std::variant<std::int64_t, std::string>& what) {

@@ -630,6 +630,22 @@ static void print_view_answers(nettopo_topology* t) {
     }
 }
 
+/* " KEY=VALUE" for the first of up to three identities the device has. */
+static void print_identity(nettopo_topology* t, uint32_t m, uint32_t d, const char* key,
+                           const char* a, const char* b, const char* c) {
+    const char* names[3] = {a, b, c};
+    char value[512];
+    int i, status;
+    for (i = 0; i < 3 && names[i]; ++i) {
+        status = nettopo_device_identity(t, m, d, names[i], value, sizeof value, NULL);
+        if (status == NETTOPO_OK) {
+            printf(" %s=%s", key, value);
+            return;
+        }
+        if (status != NETTOPO_NOT_FOUND) exit(1);
+    }
+}
+
 /* `nettopo-query devices`'s line for one device. */
 static void print_device_line(nettopo_topology* t, uint32_t m, uint32_t d) {
     nettopo_device info;
@@ -643,6 +659,8 @@ static void print_device_line(nettopo_topology* t, uint32_t m, uint32_t d) {
            info.pci_bus_id[0] ? info.pci_bus_id : "-", cpuset[0] ? cpuset : "-");
     for (i = 0; i < count; ++i) printf("%s%u", i ? "," : "", (unsigned)nodes[i]);
     printf("%s names=%s", count ? "" : "-", info.names);
+    print_identity(t, m, d, "guid", "NodeGUID", NULL, NULL);
+    print_identity(t, m, d, "uuid", "NVIDIAUUID", "AMDUUID", "LevelZeroUUID");
     if (info.model[0]) printf(" \"%s\"", info.model);
 }
 

@@ -1,5 +1,6 @@
 #include "common/child_process_sandbox.hpp"
 
+#include "common/identity_text.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/tree/machine_tree.hpp"
 
@@ -20,8 +21,7 @@ namespace {
 // The reply of the child, its first byte saying which:
 //   'O' <hostname length>\n<hostname>, the allowed PUs ("a ALLOWED MACHINE
 //       LIST\n", LIST in hwloc's list syntax, "-" if empty), the devices'
-//       identities ("i COUNT\n", then per identity "DEVICE VIEW_LENGTH
-//       NAME_LENGTH VALUE_LENGTH\n" and the three texts), then the tree's
+//       identities (identity_text.hpp), then the tree's
 //       signature (MachineTree::signature: everything the tree holds, read
 //       back by tree_from_signature);
 //   'I' an InputError: FILE \0 LINE \0 WHAT;
@@ -30,10 +30,7 @@ std::string serialize(const HwlocMachine& m) {
     std::string s = fmt::format("O{}\n{}", m.hostname.size(), m.hostname);
     s += fmt::format("a {} {} {}\n", m.allowed.allowed, m.allowed.machine,
                      m.allowed.os_indexes.empty() ? "-" : m.allowed.os_indexes);
-    s += fmt::format("i {}\n", m.identities.size());
-    for (const DeviceIdentity& d : m.identities)
-        s += fmt::format("{} {} {} {}\n{}{}{}", d.device, d.view.size(), d.name.size(),
-                         d.value.size(), d.view, d.name, d.value);
+    s += identities_text(m.identities);
     s += m.tree.signature();
     return s;
 }
@@ -58,23 +55,9 @@ HwlocMachine deserialize(std::string_view text) {
         if (!f || kind != 'a') bad_reply();
         if (m.allowed.os_indexes == "-") m.allowed.os_indexes.clear();
     }
-    std::size_t count = 0;
-    char kind = 0;
-    if (!(in >> kind >> count) || kind != 'i' || in.get() != '\n' || count > text.size())
-        bad_reply();
-    for (std::size_t i = 0; i < count; ++i) {
-        DeviceIdentity d;
-        std::size_t lengths[3] = {};
-        if (!(in >> d.device >> lengths[0] >> lengths[1] >> lengths[2]) || in.get() != '\n')
-            bad_reply();
-        for (int k = 0; k < 3; ++k) {
-            std::string& field = k == 0 ? d.view : k == 1 ? d.name : d.value;
-            if (lengths[k] > text.size()) bad_reply();
-            field.resize(lengths[k]);
-            if (!in.read(field.data(), static_cast<std::streamsize>(lengths[k]))) bad_reply();
-        }
-        m.identities.push_back(std::move(d));
-    }
+    std::optional<std::vector<DeviceIdentity>> identities = read_identities_text(in, text.size());
+    if (!identities) bad_reply();
+    m.identities = std::move(*identities);
     if (!std::getline(in, line)) bad_reply();
     try {
         m.tree = tree_from_signature(line);

@@ -9,9 +9,12 @@
 //     scatters an instruction to each rank: send your tree, send nothing, or
 //     stop (a rank failed, or one host name came with two different trees);
 //  3. the chosen ranks send their tree's signature, which rank 0 reads back
-//     (tree_from_signature), checks against the hash, and assembles.
+//     (tree_from_signature), checks against the hash, and assembles; one
+//     rank per host sends its devices' identities (GUIDs, addresses: a few
+//     hundred bytes a host), which differ between hosts of one tree.
 #include "nettopo-discover/mpi_gather.hpp"
 
+#include "common/identity_text.hpp"
 #include "common/mpi_session.hpp"
 #include "common/tool_support.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
@@ -32,6 +35,7 @@
 #include <iostream>
 #include <map>
 #include <mpi.h>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <unordered_map>
@@ -42,17 +46,20 @@ namespace {
 
 constexpr int root = 0;
 constexpr int tag_tree = 1;
+constexpr int tag_identities = 2;
 // Host names and error messages travel cut to this length, so that rank 0's
 // buffer of names stays within MPI's int counts for a million ranks.
 constexpr std::size_t max_text_bytes = 1024;
 
-enum Instruction : int { send_nothing = 0, send_tree = 1, stop = 2 };
+// Bits: a rank may send both its tree and its host's identities.
+enum Instruction : int { send_nothing = 0, send_tree = 1, stop = 2, send_identities = 4 };
 
 struct Header {
     std::uint64_t hash = 0;       // of the tree's signature
     std::uint64_t tree_bytes = 0; // 0 when discovery failed
     std::uint32_t name_bytes = 0;
-    std::uint32_t error_bytes = 0; // 0 when discovery succeeded
+    std::uint32_t error_bytes = 0;    // 0 when discovery succeeded
+    std::uint64_t identity_bytes = 0; // identities_text's size
 };
 
 // FNV-1a over the signature: equal trees have equal signatures. Two
@@ -96,6 +103,7 @@ void test_fault() {
 
 struct Local {
     std::string name, signature, error;
+    std::string identities; // identities_text of this host's devices
 };
 
 Local discover_locally(PuScope scope) {
@@ -103,7 +111,9 @@ Local discover_locally(PuScope scope) {
     try {
         local.name = host_name();
         test_fault();
-        local.signature = discover_this_machine(scope).tree.signature();
+        const HwlocMachine m = discover_this_machine(scope);
+        local.signature = m.tree.signature();
+        local.identities = identities_text(m.identities);
     } catch (const std::exception& e) {
         local.error = error_message(e).substr(0, max_text_bytes);
         if (local.error.empty()) local.error = "unknown error";
@@ -122,7 +132,12 @@ struct Plan {
         std::size_t host; // the host whose tree it is, for messages
     };
     std::vector<Sender> senders;
-    std::vector<std::uint64_t> tree_hash; // per tree index
+    struct IdentitySender {
+        int rank;
+        std::size_t host; // index into hosts.hosts
+    };
+    std::vector<IdentitySender> identity_senders; // one rank per host that has some
+    std::vector<std::uint64_t> tree_hash;         // per tree index
     std::size_t ranks = 0, text_bytes = 0;
 };
 
@@ -181,6 +196,10 @@ Plan plan_on_root(const std::vector<Header>& headers, const std::string& text) {
             plan.senders.push_back({rank, tree->second, plan.hosts.hosts.size()});
             plan.instructions[r] = send_tree;
         }
+        if (h.identity_bytes > 0) {
+            plan.instructions[r] |= send_identities;
+            plan.identity_senders.push_back({rank, plan.hosts.hosts.size()});
+        }
         plan.hosts.hosts.push_back({name, tree->second, name});
     }
     std::vector<std::string> problems;
@@ -228,6 +247,32 @@ void receive_trees(Plan& plan, const std::vector<Header>& headers, const Local& 
     if (!problem.empty()) throw InputError(problem);
 }
 
+// Step 3 on rank 0, after the trees: each host's identities, from the rank
+// the plan chose for it.
+void receive_identities(Plan& plan, const std::vector<Header>& headers, const Local& local) {
+    std::string problem;
+    for (const auto& [rank, host_index] : plan.identity_senders) {
+        std::string text;
+        if (rank == root) {
+            text = local.identities;
+        } else {
+            text.resize(headers[static_cast<std::size_t>(rank)].identity_bytes);
+            MPI_Recv(text.data(), static_cast<int>(text.size()), MPI_CHAR, rank, tag_identities,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        if (!problem.empty()) continue;
+        GatheredHosts::Host& host = plan.hosts.hosts[host_index];
+        std::istringstream in(text);
+        auto identities = read_identities_text(in, text.size());
+        if (!identities)
+            problem = fmt::format("the device identities of {} (rank {}) arrived damaged",
+                                  host.name, rank);
+        else
+            host.identities = std::move(*identities);
+    }
+    if (!problem.empty()) throw InputError(problem);
+}
+
 int gather(const MpiDiscoverOptions& options, int rank, int size) {
     const double start = MPI_Wtime();
     const Local local = discover_locally(options.pu_scope);
@@ -237,6 +282,7 @@ int gather(const MpiDiscoverOptions& options, int rank, int size) {
     if (local.error.empty()) {
         mine.hash = fnv1a(local.signature);
         mine.tree_bytes = local.signature.size();
+        mine.identity_bytes = local.identities.size();
     }
     const bool on_root = rank == root;
     std::vector<Header> headers(on_root ? static_cast<std::size_t>(size) : 0);
@@ -270,25 +316,32 @@ int gather(const MpiDiscoverOptions& options, int rank, int size) {
         return exit_bad_data;
     }
     if (!on_root) {
-        if (instruction == send_tree)
+        if (instruction & send_tree)
             MPI_Send(local.signature.data(), static_cast<int>(local.signature.size()), MPI_CHAR,
                      root, tag_tree, MPI_COMM_WORLD);
+        if (instruction & send_identities)
+            MPI_Send(local.identities.data(), static_cast<int>(local.identities.size()), MPI_CHAR,
+                     root, tag_identities, MPI_COMM_WORLD);
         return exit_ok;
     }
     return run_guarded(options.tool, [&] {
         receive_trees(plan, headers, local);
-        std::uint64_t tree_bytes = 0;
+        receive_identities(plan, headers, local);
+        std::uint64_t tree_bytes = 0, identity_bytes = 0;
         for (const Plan::Sender& sender : plan.senders)
             tree_bytes += headers[static_cast<std::size_t>(sender.rank)].tree_bytes;
+        for (const Plan::IdentitySender& sender : plan.identity_senders)
+            identity_bytes += headers[static_cast<std::size_t>(sender.rank)].identity_bytes;
         headers = {};
         if (!options.quiet)
             std::cerr << fmt::format(
                 "{}: gathered {} in {:.3f} s: {} of {}; each rank sent {} bytes and its "
-                "name ({} bytes in all), one rank per machine type its tree ({} bytes in all)\n",
+                "name ({} bytes in all), one rank per machine type its tree ({} bytes in all), "
+                "one rank per host its device identities ({} bytes in all)\n",
                 options.tool, counted(plan.ranks, "rank"), MPI_Wtime() - start,
                 counted(plan.hosts.hosts.size(), "host"),
                 counted(plan.hosts.trees.size(), "machine type"), sizeof(Header), plan.text_bytes,
-                tree_bytes);
+                tree_bytes, identity_bytes);
         return options.assemble_on_root(plan.hosts);
     });
 }

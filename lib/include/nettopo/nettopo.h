@@ -212,6 +212,19 @@ int nettopo_num_devices(const nettopo_topology* t, uint32_t machine, uint32_t* c
 int nettopo_device_info(const nettopo_topology* t, uint32_t machine, uint32_t device,
                         nettopo_device* info);
 
+/** Copies the value of identity `name` of device `device` of machine
+ * `machine` into buf, as the conventions above say: this host's own
+ * "NodeGUID", "SysImageGUID", "Port1LID", "Port1State" of an adapter,
+ * "Address" of an interface, "NVIDIAUUID", "AMDUUID", "LevelZeroUUID" or a
+ * serial number of a GPU (share/doc/gpu-nodes.md, "Per-host identities"),
+ * the first of the device's views that has it.
+ * NETTOPO_OK; NETTOPO_NOT_FOUND (the source gave no such identity; nothing
+ * written); NETTOPO_ERR_INVALID (NULL t or name, NULL buf with size > 0);
+ * NETTOPO_ERR_RANGE (machine or device past the end); NETTOPO_ERR_NOMEM.
+ * O(identities of the machine), thread-safe. */
+int nettopo_device_identity(const nettopo_topology* t, uint32_t machine, uint32_t device,
+                            const char* name, char* buf, size_t size, size_t* length);
+
 /** Stores in *machine and *device the one device `name` names: "HOST:NAME"
  * ("dgx01:gpu2"), or a bare name ("gpu2", "cuda2", "mlx5_0", any of the
  * device's names) that one machine only has.

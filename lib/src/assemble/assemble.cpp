@@ -416,7 +416,7 @@ Assembly assemble_gathered(const GatheredHosts& hosts, const Fabric* fabric,
         if (h.tree >= hosts.trees.size())
             throw UsageError(fmt::format("GatheredHosts: host '{}' names tree {} of {}", h.name,
                                          h.tree, hosts.trees.size()));
-        refs.push_back({h.name, &hosts.trees[h.tree], h.source, false, false});
+        refs.push_back({h.name, &hosts.trees[h.tree], h.source, false, false, &h.identities});
     }
     return Assembler(std::move(refs), fabric, options).run();
 }

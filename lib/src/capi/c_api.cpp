@@ -170,7 +170,7 @@ void copy_text(std::string_view text, char* buf, std::size_t size, std::size_t* 
     if (size > 0) {
         require_pointer(buf, "buf");
         const std::size_t n = std::min(text.size(), size - 1);
-        std::memcpy(buf, text.data(), n);
+        if (n > 0) std::memcpy(buf, text.data(), n); // data() may be null when empty
         buf[n] = '\0';
     }
     if (length) *length = text.size();
@@ -594,6 +594,18 @@ int nettopo_device_cpuset(const nettopo_topology* t, uint32_t machine, uint32_t 
     return guarded("nettopo_device_cpuset", [&] {
         const nettopo_topology& h = require_handle(t);
         copy_text(device_cpu_list(h.cluster, h.device(machine, device)), buf, size, length);
+        return NETTOPO_OK;
+    });
+}
+
+int nettopo_device_identity(const nettopo_topology* t, uint32_t machine, uint32_t device,
+                            const char* name, char* buf, size_t size, size_t* length) {
+    return guarded("nettopo_device_identity", [&] {
+        const nettopo_topology& h = require_handle(t);
+        require_pointer(name, "name");
+        const std::string value = device_identity(h.cluster, h.device(machine, device), {name});
+        if (value.empty()) return NETTOPO_NOT_FOUND;
+        copy_text(value, buf, size, length);
         return NETTOPO_OK;
     });
 }

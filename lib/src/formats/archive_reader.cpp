@@ -131,11 +131,8 @@ private:
                     fail(i, fmt::format("device=\"{}\": machine '{}' has no such device",
                                         shown_name(device), shown_name(name)));
                 DeviceIdentity id{*d, text(i, "view"), text(i, "name"), text(i, "value")};
-                located(i, [&] {
-                    check_name("the OS device of an identity", id.view);
-                    check_text("the name of an identity", id.name);
-                    check_text(fmt::format("the identity {}", shown_name(id.name)), id.value);
-                });
+                if (const std::string problem = identity_problem(id); !problem.empty())
+                    fail(i, fmt::format("the identity {}", problem));
                 by_machine[m->value].push_back(std::move(id));
             }
         }

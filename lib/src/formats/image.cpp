@@ -80,7 +80,9 @@ constexpr char switch_name_tags[3][5] = {"SNPL", "SNOF", "SNSX"};
 // Links with their padding zeroed, so that equal clusters give equal files.
 std::vector<Link> links_without_padding(std::span<const Link> links) {
     std::vector<Link> out(links.size());
-    std::memset(static_cast<void*>(out.data()), 0, out.size() * sizeof(Link));
+    // An empty vector's data() may be null, which memset may not be given
+    // (UBSan, on a one-machine cluster's image).
+    if (!out.empty()) std::memset(static_cast<void*>(out.data()), 0, out.size() * sizeof(Link));
     for (std::size_t i = 0; i < links.size(); ++i) {
         out[i].a = links[i].a;
         out[i].b = links[i].b;

@@ -57,11 +57,7 @@ void Cluster::set_identity_parts(std::vector<std::uint64_t> offsets,
                 throw ValueError("", fmt::format("machine {} has an identity of a device its "
                                                  "type lacks",
                                                  machine_name(MachineId(m))));
-            std::string problem = d.view.empty() || d.name.empty() ? std::string("is not named")
-                                                                   : name_problem(d.view);
-            if (problem.empty()) problem = text_problem(d.name);
-            if (problem.empty()) problem = text_problem(d.value);
-            if (!problem.empty())
+            if (const std::string problem = identity_problem(d); !problem.empty())
                 throw ValueError("", fmt::format("an identity of machine {} {}",
                                                  machine_name(MachineId(m)), problem));
         }

@@ -168,11 +168,8 @@ void ClusterBuilder::set_identities(MachineId m, std::vector<DeviceIdentity> ide
             throw InputError(fmt::format("a device identity names device {}, but the machine's "
                                          "type has {}",
                                          d.device, counted(devices, "device")));
-        if (d.view.empty() || d.name.empty())
-            throw InputError("a device identity without its OS device or its name");
-        check_name("the OS device of a device identity", d.view);
-        check_text(fmt::format("the name of an identity of {}", d.view), d.name);
-        check_text(fmt::format("the identity {} of {}", d.name, d.view), d.value);
+        if (const std::string problem = identity_problem(d); !problem.empty())
+            throw InputError(fmt::format("a device identity {}", problem));
     }
     if (identities.empty())
         identities_.erase(m.value);

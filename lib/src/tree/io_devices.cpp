@@ -1,5 +1,7 @@
 #include "nettopo/tree/io_devices.hpp"
 
+#include "nettopo/support/detail/name_rules.hpp"
+
 #include <fmt/format.h>
 
 namespace nettopo {
@@ -26,6 +28,17 @@ std::optional<DeviceKind> device_kind_from(std::string_view word) {
     for (DeviceKind k : {DeviceKind::Gpu, DeviceKind::Nic, DeviceKind::Storage, DeviceKind::Other})
         if (word == to_string(k)) return k;
     return std::nullopt;
+}
+
+std::string identity_problem(const DeviceIdentity& d) {
+    if (d.view.empty() || d.name.empty()) return "has no OS device or no name";
+    if (std::string p = name_problem(d.view); !p.empty())
+        return fmt::format("has an OS device name that {}", p);
+    if (std::string p = text_problem(d.name); !p.empty())
+        return fmt::format("has a name that {}", p);
+    if (std::string p = text_problem(d.value); !p.empty())
+        return fmt::format("{} of {} {}", d.name, d.view, p);
+    return {};
 }
 
 bool is_identity_info(std::string_view name) {

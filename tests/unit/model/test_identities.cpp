@@ -105,7 +105,7 @@ TEST_CASE("identities: what the builder and the archive refuse", "[identities]")
     CHECK_THROWS_WITH(b.set_identities(m, {{devices, "mlx5_0", "NodeGUID", "1"}}),
                       Contains("names device 10, but the machine's type has 10 devices"));
     CHECK_THROWS_WITH(b.set_identities(m, {{0, "", "NodeGUID", "1"}}),
-                      Contains("without its OS device"));
+                      Contains("has no OS device or no name"));
     CHECK_THROWS_WITH(b.set_identities(m, {{0, "cuda0", "UUID", "a\x01"}}), Contains("U+0001"));
     CHECK_THROWS_AS(b.set_identities(MachineId(5), {}), InputError);
     const std::string good = test::archive_text(c);

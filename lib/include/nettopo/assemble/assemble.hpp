@@ -114,6 +114,8 @@ struct GatheredHosts {
         /// Where the tree was read: it names the machine type as an export's
         /// file does ("hwloc:" and its last path component), e.g. the host.
         std::string source;
+        /// Its devices' identities (HwlocMachine::identities), empty if unknown.
+        std::vector<DeviceIdentity> identities = {};
     };
     std::vector<MachineTree> trees; ///< each distinct tree once
     std::vector<Host> hosts;        ///< distinct names

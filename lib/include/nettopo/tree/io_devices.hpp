@@ -101,4 +101,9 @@ struct DeviceIdentity {
 /// AMDSerial, LevelZeroUUID, LevelZeroSerialNumber (GPUs).
 bool is_identity_info(std::string_view name);
 
+/// What is wrong with an identity's texts, or empty: an empty view or name,
+/// a view that breaks the rule of names, a name or value that is not UTF-8
+/// or holds a control character. O(length of its texts).
+std::string identity_problem(const DeviceIdentity& identity);
+
 } // namespace nettopo
