@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# load-vs-xmllint.sh QUERY ARCHIVE... : for each archive, three rounds of
+# load-vs-xmllint.sh QUERY ARCHIVE... : for each archive, ROUNDS (3) rounds of
 # `xmllint --huge --noout` and of QUERY (a nettopo-query) loading it and
 # printing its link count, one after the other in each round (issue 25's
 # bound: the load within 3x xmllint, measured in one run). Prints wall,
@@ -13,7 +13,7 @@ for archive in "$@"; do
         echo "$archive has an image beside it: the load would read the image" >&2
         exit 2
     fi
-    for round in 1 2 3; do
+    for round in $(seq "${ROUNDS:-3}"); do
         x=$(/usr/bin/time -f "%e %U %S %M" xmllint --huge --noout "$archive" 2>&1 >/dev/null)
         q=$(/usr/bin/time -f "%e %U %S %M" "$query" -i "$archive" num-links 2>&1 >/dev/null)
         read -r xw xu xs xm <<<"$x"

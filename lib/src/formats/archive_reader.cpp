@@ -4,6 +4,7 @@
 #include "nettopo/formats/archive.hpp"
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/support/cpu_set_text.hpp"
+#include "nettopo/support/detail/huge_pages.hpp"
 #include "nettopo/support/detail/name_rules.hpp"
 #include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
@@ -701,6 +702,27 @@ private:
                 out.f[out.size++] = std::string_view(start, static_cast<std::size_t>(p - start));
         }
     }
+    // A line that is exactly "A B" (digits, one space, digits, at most 9
+    // digits each, no other blank) ends at its newline or the end: then
+    // p is left there, as split_line leaves it. Anything else leaves p
+    // alone, for split_line.
+    static bool two_numbers_line(const char*& p, const char* end, std::uint64_t& a,
+                                 std::uint64_t& b) {
+        const char* q = p;
+        const auto digits = [&](std::uint64_t& v) {
+            const char* const first = q;
+            v = 0;
+            while (q < end && *q >= '0' && *q <= '9' && q - first < 9)
+                v = v * 10 + static_cast<std::uint64_t>(*q++ - '0');
+            return q != first && (q == end || *q < '0' || *q > '9');
+        };
+        if (!digits(a) || q == end || *q != ' ') return false;
+        ++q;
+        if (!digits(b) || (q != end && *q != '\n')) return false;
+        p = q;
+        return true;
+    }
+
     // A token of decimal digits, as parse_uint reads it, but saturated at
     // 2^63 instead of refused past 2^64: each caller refuses far less anyway.
     static std::optional<std::uint64_t> link_number(std::string_view t) {
@@ -732,19 +754,43 @@ private:
         std::vector<Link> parsed;
         // The declared count is checked once the links are read; until then
         // reserve no more than the text could hold (a link takes >= 4 bytes).
-        parsed.reserve(static_cast<std::size_t>(
-            std::min<std::uint64_t>(number(links, "count", max_id_count), body.size() / 4)));
+        reserve_huge_pages(parsed, static_cast<std::size_t>(std::min<std::uint64_t>(
+                                       number(links, "count", max_id_count), body.size() / 4)));
         const bool short_lines = version >= 2;
         double lat = 0, bw = 0;
         std::uint64_t mult = 0;
         const char* pos = body.data();
         const char* const body_end = body.data() + body.size();
         ProgressTicker tick(progress_, "reading the links", body.size());
+        auto bad = [&](const std::string& msg) { throw InputError(source_, line, msg); };
         for (;;) {
             tick(static_cast<std::size_t>(pos - body.data()));
+            std::uint64_t short_a = 0, short_b = 0;
+            if (short_lines && count != 0 && two_numbers_line(pos, body_end, short_a, short_b)) {
+                // Most lines of a written archive: "A B", the rest repeated.
+                // The same checks as below, in the same order.
+                if (short_a >= vertices || short_b >= vertices)
+                    bad(fmt::format("link endpoints must be vertex indexes below {}", vertices));
+                if (count + 1 > limits_.max_links) {
+                    try {
+                        require_within_limit(count + 1, limits_.max_links, "links",
+                                             Remedy::raise_link_limit);
+                    } catch (const InputError& err) {
+                        bad(err.what());
+                    }
+                }
+                if (short_a == short_b) bad("a link cannot join a vertex to itself");
+                parsed.push_back({VertexId(static_cast<std::uint32_t>(short_a)),
+                                  VertexId(static_cast<std::uint32_t>(short_b)), lat, bw,
+                                  static_cast<std::uint32_t>(mult)});
+                ++count;
+                if (pos == body_end) break;
+                ++pos;
+                ++line;
+                continue;
+            }
             const Fields f = split_line(pos, body_end);
             if (f.size != 0) {
-                auto bad = [&](const std::string& msg) { throw InputError(source_, line, msg); };
                 if (!short_lines && f.size != 5)
                     bad("expected a link as 'A B LATENCY_NS BANDWIDTH_GBPS MULTIPLICITY'");
                 if (f.size < 2 || f.size > 5)

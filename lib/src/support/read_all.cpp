@@ -1,3 +1,4 @@
+#include "nettopo/support/detail/huge_pages.hpp"
 #include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
 
@@ -26,6 +27,8 @@ std::string read_all(const std::string& path) {
     // grew meanwhile) is read in bulk, not a character at a time.
     std::string content;
     if (const auto size = std::filesystem::file_size(path, ec); !ec && size > 0) {
+        content.reserve(static_cast<std::size_t>(size));
+        advise_huge_pages(content.data(), static_cast<std::size_t>(size));
         content.resize(static_cast<std::size_t>(size));
         in.read(content.data(), static_cast<std::streamsize>(size));
         content.resize(static_cast<std::size_t>(in.gcount()));
