@@ -18,6 +18,7 @@ std::vector<std::string> problem_lines(const CheckReport& r) {
     std::vector<std::string> lines;
     for (const AssemblyIssue& issue : r.issues) lines.push_back(issue_text(issue));
     lines.insert(lines.end(), r.problems.begin(), r.problems.end());
+    for (const RailProblem& p : r.rails.problems) lines.push_back(p.text);
     return lines;
 }
 
@@ -29,6 +30,54 @@ std::vector<std::string> note_lines(const CheckReport& r) {
             AssemblyIssue{"host", "in the fabric given --default-machine", r.defaulted_hosts}
                 .summary());
     return lines;
+}
+
+const char* kind_name(RailProblem::Kind k) {
+    switch (k) {
+    case RailProblem::Kind::wrong_leaf:
+        return "wrong_leaf";
+    case RailProblem::Kind::missing_rail:
+        return "missing_rail";
+    case RailProblem::Kind::mixed_leaf:
+        return "mixed_leaf";
+    }
+    return "wrong_leaf";
+}
+
+void write_rails_json(const Rails& rails, JsonWriter& w) {
+    w.key("rails").begin_object();
+    w.key("rails").begin_array();
+    for (const Rail& rail : rails.rails) {
+        w.begin_object();
+        w.field("index", rail.index);
+        w.field("leaves", rail.leaves);
+        w.field("hosts", rail.hosts);
+        w.end_object();
+    }
+    w.end_array();
+    w.field("leaves", rails.leaves.size());
+    w.field("single_rail_leaves", rails.single_rail_leaves);
+    w.field("rail_hosts", rails.rail_hosts);
+    w.field("other_hosts", rails.other_hosts);
+    w.key("problems").begin_array();
+    for (const RailProblem& p : rails.problems) {
+        w.begin_object();
+        w.field("kind", kind_name(p.kind));
+        w.field("host", p.host);
+        w.field("adapter", p.adapter);
+        w.field("leaf", p.leaf);
+        if (p.kind == RailProblem::Kind::mixed_leaf)
+            w.key("rail").null();
+        else
+            w.field("rail", p.index);
+        w.key("leaf_serves").begin_array();
+        for (const std::uint32_t i : p.serves) w.value(i);
+        w.end_array();
+        w.field("text", p.text);
+        w.end_object();
+    }
+    w.end_array();
+    w.end_object();
 }
 
 } // namespace
@@ -43,6 +92,7 @@ void write_check_text(const CheckReport& r, std::ostream& out) {
             out << fmt::format("  {:>3} hops: {}\n", h, r.hops.pairs_at_hops[h]);
     if (r.hops.unreachable_pairs)
         out << fmt::format("  unreachable: {}\n", r.hops.unreachable_pairs);
+    if (!r.rails.rails.empty()) out << fmt::format("rails: {}\n", r.rails.summary());
     for (const auto& n : note_lines(r)) out << fmt::format("note: {}\n", n);
     for (const auto& p : problem_lines(r)) out << fmt::format("problem: {}\n", p);
     out << (r.ok() ? "check: ok\n"
@@ -73,6 +123,7 @@ void write_check_json(const CheckReport& r, std::ostream& out) {
     w.key("problems").begin_array();
     for (const auto& p : problem_lines(r)) w.value(p);
     w.end_array();
+    if (!r.rails.rails.empty()) write_rails_json(r.rails, w);
     w.end_object();
     w.line();
 }

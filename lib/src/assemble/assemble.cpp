@@ -105,7 +105,7 @@ public:
                              fabric_->switch_adapters});
         for (AssemblyIssue& note : export_notes()) notes.push_back(std::move(note));
         return Assembly{std::move(cluster), std::move(issues_), std::move(notes),
-                        std::move(defaulted_)};
+                        std::move(defaulted_), fabric_ ? infer_rails(*fabric_) : Rails{}};
     }
 
 private:

@@ -8,7 +8,7 @@ CheckReport check_assembly(const Assembly& assembly, bool allow_disconnected, In
     HopDistribution hops =
         machine_hop_distribution(assembly.cluster, hop_distribution_sources, index);
     CheckReport r{summarize(assembly.cluster, &hops), std::move(hops), assembly.issues, {},
-                  assembly.defaulted_hosts,           assembly.notes};
+                  assembly.defaulted_hosts,           assembly.notes,  assembly.rails};
     if (r.summary.components > 1 && !allow_disconnected)
         r.problems.push_back(fmt::format("the network has {} connected components; hosts in "
                                          "different ones cannot reach each other",

@@ -2,6 +2,7 @@
 // (rules in fabric.hpp). A host with an adapter in each subnet is one host
 // with the links of all; a switch seen in two dumps is one switch, and the
 // cables two dumps both show are counted once.
+#include "fabric/adapter_order.hpp"
 #include "nettopo/fabric/fabric.hpp"
 #include "nettopo/support/error.hpp"
 
@@ -22,7 +23,8 @@ Fabric merge_fabrics(std::vector<Fabric> fabrics) {
     out.source = fabrics.front().source;
     std::unordered_map<std::string, std::uint32_t> by_name;
     std::unordered_map<std::uint64_t, std::uint32_t> switch_by_guid;
-    std::unordered_map<std::uint64_t, std::uint32_t> link_of; // (min << 32 | max)
+    std::unordered_map<std::uint64_t, std::uint32_t> link_of;  // (min << 32 | max)
+    std::unordered_map<std::uint64_t, std::size_t> adapter_of; // node GUID -> out.adapters
     for (std::size_t fi = 0; fi < fabrics.size(); ++fi) {
         Fabric& f = fabrics[fi];
         if (fi > 0) out.merged_sources.push_back(f.source);
@@ -87,6 +89,22 @@ Fabric merge_fabrics(std::vector<Fabric> fabrics) {
                 m.bandwidth_gbps = l.bandwidth_gbps;
             if (!m.latency_ns) m.latency_ns = l.latency_ns;
         }
+        for (FabricAdapter& a : f.adapters) {
+            a.host = index[a.host];
+            for (FabricAdapter::Port& p : a.ports) p.peer = index[p.peer];
+            if (fi > 0) a.line = 0;
+            // An adapter two overlapping dumps show: once, with the ports of both.
+            const auto [it, added] = adapter_of.try_emplace(a.guid, out.adapters.size());
+            if (added) {
+                out.adapters.push_back(std::move(a));
+                continue;
+            }
+            std::vector<FabricAdapter::Port>& ports = out.adapters[it->second].ports;
+            for (const FabricAdapter::Port& p : a.ports)
+                if (std::none_of(ports.begin(), ports.end(),
+                                 [&](const auto& q) { return q.port == p.port; }))
+                    ports.push_back(p);
+        }
         out.switch_adapters.insert(out.switch_adapters.end(), f.switch_adapters.begin(),
                                    f.switch_adapters.end());
         out.one_ended_cables.insert(out.one_ended_cables.end(), f.one_ended_cables.begin(),
@@ -95,6 +113,7 @@ Fabric merge_fabrics(std::vector<Fabric> fabrics) {
     std::sort(out.switch_adapters.begin(), out.switch_adapters.end());
     out.switch_adapters.erase(std::unique(out.switch_adapters.begin(), out.switch_adapters.end()),
                               out.switch_adapters.end());
+    order_adapters(out);
     return out;
 }
 

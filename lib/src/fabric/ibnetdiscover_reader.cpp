@@ -58,6 +58,7 @@
 // the same node after naming (a switch port looped to another of its ports,
 // two HCAs of one host cabled together) is dropped: FabricLink joins two
 // distinct nodes; so are the cables of the adapters left out.
+#include "fabric/adapter_order.hpp"
 #include "nettopo/fabric/fabric.hpp"
 #include "nettopo/support/detail/name_rules.hpp"
 #include "nettopo/support/detail/parse.hpp"
@@ -231,6 +232,8 @@ public:
     }
 
     Fabric finish(const IbnetdiscoverOptions& options) &&;
+    std::vector<FabricAdapter> adapters(const std::vector<std::uint32_t>& node_of,
+                                        const NodeNameMap* map) const;
 
 private:
     // "DR path slid 0; dlid 0; 0,1,6,10 -> new Channel Adapter {0002c9030006db4c}
@@ -769,7 +772,7 @@ Fabric IbReader::finish(const IbnetdiscoverOptions& options) && {
                 throw InputError(source_, r.line, e.what());
             }
             const std::string* m = mapped(r);
-            f.nodes.push_back(FabricNode{name, is_switch, m ? *m : std::move(r.desc), r.line, {}});
+            f.nodes.push_back(FabricNode{name, is_switch, m ? *m : r.desc, r.line, {}});
         } else if (f.nodes[it->second].is_switch != is_switch) {
             throw InputError(source_, r.line,
                              fmt::format("'{}' names both a host and a switch (line {})", name,
@@ -809,10 +812,63 @@ Fabric IbReader::finish(const IbnetdiscoverOptions& options) && {
             ++l.multiplicity;
         }
     }
+    f.adapters = adapters(node_of, map);
+    order_adapters(f);
     return f;
 }
 
+// The hosts' adapters: one per node GUID (the -p report gives a record per
+// port GUID), their device names and cabled ports.
+std::vector<FabricAdapter> IbReader::adapters(const std::vector<std::uint32_t>& node_of,
+                                              const NodeNameMap* map) const {
+    constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+    std::vector<FabricAdapter> out;
+    std::unordered_map<std::uint64_t, std::size_t> by_guid;
+    for (std::size_t i = 0; i < recs_.size(); ++i) {
+        const GuidRec& r = recs_[i];
+        if (r.kind != Kind::Ca || node_of[i] == none) continue;
+        const std::uint64_t guid = r.node_guid.value_or(r.guid);
+        const auto [it, added] = by_guid.try_emplace(guid, out.size());
+        if (added) {
+            const std::string* m = map ? map->find(guid) : nullptr;
+            const std::string& name = m ? *m : r.desc;
+            FabricAdapter a;
+            a.host = node_of[i];
+            a.guid = guid;
+            if (!host_named(name, m != nullptr).empty() && words(name).size() >= 2)
+                a.device = std::string(words(name)[1]);
+            a.description = name;
+            a.line = r.line;
+            out.push_back(std::move(a));
+        }
+        FabricAdapter& a = out[it->second];
+        for (std::size_t port = 0; port < r.ports.size(); ++port) {
+            const std::uint64_t peer = r.ports[port].peer;
+            if (peer == 0 || node_of[peer >> 8] == none) continue;
+            a.ports.push_back({static_cast<unsigned>(port), node_of[peer >> 8],
+                               static_cast<unsigned>(peer & 0xff)});
+        }
+    }
+    return out;
+}
+
 } // namespace
+
+std::optional<std::uint32_t> adapter_index(std::string_view device) {
+    std::size_t digits = 0;
+    while (digits < device.size() &&
+           std::isdigit(static_cast<unsigned char>(device[device.size() - 1 - digits])))
+        ++digits;
+    if (digits == 0 || digits > 6) return std::nullopt;
+    std::uint32_t n = 0;
+    for (const char c : device.substr(device.size() - digits))
+        n = n * 10 + static_cast<std::uint32_t>(c - '0');
+    if (device.substr(0, device.size() - digits) == "HCA-") {
+        if (n == 0) return std::nullopt; // numbered from 1
+        return n - 1;
+    }
+    return n;
+}
 
 Fabric read_ibnetdiscover(std::istream& in, const std::string& source,
                           const IbnetdiscoverOptions& options) {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "nettopo/fabric/fabric.hpp"
+#include "nettopo/fabric/rails.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/hwloc/host_exports.hpp"
 #include "nettopo/model/cluster.hpp"
@@ -79,6 +80,9 @@ struct Assembly {
     /// HostName (Remedy::host_naming).
     std::vector<AssemblyIssue> notes;
     std::vector<std::string> defaulted_hosts; ///< fabric hosts given options.default_machine
+    /// The fabric's rails (rails.hpp): inferred from its adapters whatever
+    /// the exports say; empty without a fabric or without rail hosts.
+    Rails rails = {};
 };
 
 /// What assemble_cluster throws when AssembleOptions::strict and the sources

@@ -18,6 +18,7 @@
 #include <istream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -44,6 +45,27 @@ struct FabricLink {
     std::size_t line = 0;             ///< where the source first gives it
 };
 
+/// A host's channel adapter and its cables, as an InfiniBand dump gives them:
+/// what rails are inferred from (rails.hpp) and what joins a fabric's
+/// adapters to the exports' network devices.
+struct FabricAdapter {
+    std::uint32_t host = 0; ///< index into Fabric::nodes (a host)
+    std::uint64_t guid = 0; ///< node GUID
+    /// The device name its name gives after the host's ("mlx5_3" as rdma-core
+    /// names it, "HCA-4" as older stacks do), empty when it names none
+    /// (`MT4129 ConnectX7 Mellanox Technologies`).
+    std::string device;
+    std::string description; ///< the IB node description (or the node-name map's name)
+    std::size_t line = 0;    ///< where the source first declares it
+    /// One of its ports and what it is cabled to.
+    struct Port {
+        unsigned port = 0;      ///< the adapter's port number
+        std::uint32_t peer = 0; ///< index into Fabric::nodes
+        unsigned peer_port = 0; ///< the peer's port number
+    };
+    std::vector<Port> ports = {}; ///< cabled ports, by port number
+};
+
 /// A fabric as a source describes it (see the file's comment).
 struct Fabric {
     std::string source; ///< file name, for messages
@@ -62,7 +84,16 @@ struct Fabric {
     /// the links of the missing part are missing too. Empty for the formats
     /// that give each link once.
     std::vector<std::string> one_ended_cables = {};
+    /// The hosts' adapters (InfiniBand sources; empty for Slurm's), by host
+    /// then device name; the switches' own (SHARP) adapters are not among them.
+    std::vector<FabricAdapter> adapters = {};
 };
+
+/// The index of an adapter device name, the same for both conventions:
+/// `mlx5_3` (the kernel's name, the number it ends with) and `HCA-4`
+/// (Mellanox OFED's, numbered from 1: HCA-(N+1) is mlx5_N) are both 3.
+/// Nullopt for a name without a number. O(length), throws nothing.
+std::optional<std::uint32_t> adapter_index(std::string_view device);
 
 /// ibnetdiscover's node-name map (infiniband-diags' --node-name-map; opensm
 /// reads the same file): names by node GUID.

@@ -24,7 +24,11 @@ struct CheckReport {
     // and the assembly's notes (Assembly::notes).
     std::vector<std::string> defaulted_hosts;
     std::vector<AssemblyIssue> notes = {};
-    std::size_t num_problems() const { return issues.size() + problems.size(); }
+    // The fabric's rails; their problems count as the report's.
+    Rails rails = {};
+    std::size_t num_problems() const {
+        return issues.size() + problems.size() + rails.problems.size();
+    }
     bool ok() const { return num_problems() == 0; }
 };
 
