@@ -84,6 +84,8 @@ std::string remedy_hint(Remedy remedy, std::string_view file) {
     case Remedy::read_as_host_export:
         return fmt::format("give it to nettopo-discover --hosts {}, with a fabric or --hosts-only",
                            shell_word(file));
+    case Remedy::node_name_map:
+        return "a --node-name-map names them by GUID";
     }
     return {};
 }

@@ -124,6 +124,9 @@ nettopo::Assembly assemble(const Options& o, bool for_check) {
                                      nettopo::issue_text(note));
         for (const auto& issue : assembly.issues)
             std::cerr << fmt::format("nettopo-discover: warning: {}\n", nettopo::issue_text(issue));
+        for (const auto& problem : assembly.fabric_problems)
+            std::cerr << fmt::format("nettopo-discover: warning: {}\n",
+                                     nettopo::issue_text(problem));
     }
     return assembly;
 }

@@ -20,6 +20,7 @@
 #include <fmt/ranges.h>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <unordered_map>
 
@@ -104,11 +105,41 @@ public:
                              "left out of the hosts, as adapters of their switches",
                              fabric_->switch_adapters});
         for (AssemblyIssue& note : export_notes()) notes.push_back(std::move(note));
-        return Assembly{std::move(cluster), std::move(issues_), std::move(notes),
-                        std::move(defaulted_), fabric_ ? infer_rails(*fabric_) : Rails{}};
+        return Assembly{std::move(cluster), std::move(issues_),
+                        std::move(notes),   std::move(defaulted_),
+                        fabric_problems(),  fabric_ ? infer_rails(*fabric_) : Rails{}};
     }
 
 private:
+    std::vector<AssemblyIssue> fabric_problems() const {
+        std::vector<AssemblyIssue> out;
+        if (!fabric_) return out;
+        // By description, blanks collapsed: 'MT4123 ConnectX6   Mellanox...'.
+        std::map<std::string, std::vector<std::string>> by_description;
+        for (const FabricNode& n : fabric_->nodes)
+            if (!n.is_switch && n.named_by_guid) {
+                std::string d;
+                for_each_token(n.description, [&](std::string_view w) {
+                    d += fmt::format("{}{}", d.empty() ? "" : " ", w);
+                });
+                by_description[d].push_back(n.name);
+            }
+        for (auto& [description, names] : by_description) {
+            std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
+                return natural_less(a, b);
+            });
+            out.push_back({"adapter",
+                           fmt::format("without a host in {} ('{}'), each a host named after "
+                                       "its GUID",
+                                       names.size() == 1 ? "its description" : "their description",
+                                       description),
+                           std::move(names), Remedy::node_name_map});
+        }
+        if (fabric_->links.empty())
+            out.push_back({"fabric", "without a single link: nothing is cabled", {fabric_files()}});
+        return out;
+    }
+
     void choose_machines() {
         std::vector<bool> used(hosts_.size(), false);
         auto add_host = [&](std::size_t h, std::uint32_t node) {
@@ -216,7 +247,9 @@ private:
         std::vector<AssemblyIssue> notes;
         const auto add = [&](std::vector<std::string> names, std::string what, Remedy remedy) {
             if (names.empty()) return;
-            std::sort(names.begin(), names.end(), natural_less);
+            std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
+                return natural_less(a, b);
+            });
             notes.push_back({"hwloc export", std::move(what), std::move(names), remedy});
         };
         if (o_.pu_scope == PuScope::whole_machine)

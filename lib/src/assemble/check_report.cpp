@@ -9,6 +9,8 @@ CheckReport check_assembly(const Assembly& assembly, bool allow_disconnected, In
         machine_hop_distribution(assembly.cluster, hop_distribution_sources, index);
     CheckReport r{summarize(assembly.cluster, &hops), std::move(hops), assembly.issues, {},
                   assembly.defaulted_hosts,           assembly.notes,  assembly.rails};
+    r.issues.insert(r.issues.end(), assembly.fabric_problems.begin(),
+                    assembly.fabric_problems.end());
     if (r.summary.components > 1 && !allow_disconnected)
         r.problems.push_back(fmt::format("the network has {} connected components; hosts in "
                                          "different ones cannot reach each other",

@@ -691,7 +691,8 @@ Fabric IbReader::finish(const IbnetdiscoverOptions& options) && {
     // take theirs), then the adapters that name no host, then the switches.
     std::vector<std::string> name_of(recs_.size());
     std::vector<bool> left_out(recs_.size(), false);
-    std::unordered_map<std::string, bool> taken; // name -> is a switch
+    std::vector<bool> by_guid(recs_.size(), false); // named H-<guid>: nothing named a host
+    std::unordered_map<std::string, bool> taken;    // name -> is a switch
     // Host names by system image GUID; "" when several.
     std::unordered_map<std::uint64_t, std::string> host_of_image;
     for (std::size_t i = 0; i < recs_.size(); ++i) {
@@ -735,6 +736,7 @@ Fabric IbReader::finish(const IbnetdiscoverOptions& options) && {
                 g = l->second;
         }
         name_of[i] = guid_name(Kind::Ca, g);
+        by_guid[i] = true;
         taken.emplace(name_of[i], false);
     }
     // A map's one-word switch name, unless another node has it.
@@ -772,7 +774,8 @@ Fabric IbReader::finish(const IbnetdiscoverOptions& options) && {
                 throw InputError(source_, r.line, e.what());
             }
             const std::string* m = mapped(r);
-            f.nodes.push_back(FabricNode{name, is_switch, m ? *m : r.desc, r.line, {}});
+            f.nodes.push_back(
+                FabricNode{name, is_switch, m ? *m : r.desc, r.line, {}, bool(by_guid[i])});
         } else if (f.nodes[it->second].is_switch != is_switch) {
             throw InputError(source_, r.line,
                              fmt::format("'{}' names both a host and a switch (line {})", name,

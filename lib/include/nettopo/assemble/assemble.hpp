@@ -80,6 +80,11 @@ struct Assembly {
     /// HostName (Remedy::host_naming).
     std::vector<AssemblyIssue> notes;
     std::vector<std::string> defaulted_hosts; ///< fabric hosts given options.default_machine
+    /// What is wrong with the fabric itself, whatever the exports say
+    /// (strict ignores them; a check counts them as problems): adapters
+    /// whose descriptions name no host (one issue per description: each
+    /// became a host named after its GUID), a fabric without a link.
+    std::vector<AssemblyIssue> fabric_problems = {};
     /// The fabric's rails (rails.hpp): inferred from its adapters whatever
     /// the exports say; empty without a fabric or without rail hosts.
     Rails rails = {};

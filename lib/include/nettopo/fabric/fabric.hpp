@@ -33,6 +33,9 @@ struct FabricNode {
     /// InfiniBand: the node GUIDs it stands for (a switch: its own; a host:
     /// those of its adapters), sorted; empty for sources without GUIDs.
     std::vector<std::uint64_t> guids = {};
+    /// A host named after its adapters' GUID (`H-<guid>`): neither their
+    /// descriptions nor a node-name map named a host.
+    bool named_by_guid = false;
 };
 
 /// A link of a fabric, each physical link once.

@@ -42,6 +42,7 @@ enum class Remedy : std::uint8_t {
     read_as_ibnetdiscover, ///< ClusterSources::ibnetdiscover: an ibnetdiscover dump
     read_as_slurm,         ///< ClusterSources::slurm: a Slurm topology.conf or topology.yaml
     read_as_host_export,   ///< ClusterSources::hosts: an hwloc topology diff
+    node_name_map,         ///< ClusterSources::node_name_map: name adapters by GUID
 };
 
 /// The base of every error the library throws; what() is the message.
