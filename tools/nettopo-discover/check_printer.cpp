@@ -94,6 +94,9 @@ void write_check_text(const CheckReport& r, std::ostream& out) {
         out << fmt::format("  unreachable: {}\n", r.hops.unreachable_pairs);
     if (!r.rails.rails.empty()) out << fmt::format("rails: {}\n", r.rails.summary());
     for (const auto& n : note_lines(r)) out << fmt::format("note: {}\n", n);
+    for (const auto& a : r.accepted) out << fmt::format("accepted: {}\n", a);
+    for (const auto& u : r.unused_accepts)
+        out << fmt::format("note: {} (it accepts no problem: fixed, or mistyped?)\n", u);
     for (const auto& p : problem_lines(r)) out << fmt::format("problem: {}\n", p);
     out << (r.ok() ? "check: ok\n"
                    : fmt::format("check: FAILED, {}\n", counted(r.num_problems(), "problem")));
@@ -124,6 +127,14 @@ void write_check_json(const CheckReport& r, std::ostream& out) {
     for (const auto& p : problem_lines(r)) w.value(p);
     w.end_array();
     if (!r.rails.rails.empty()) write_rails_json(r.rails, w);
+    if (r.accepting) {
+        w.key("accepted").begin_array();
+        for (const auto& a : r.accepted) w.value(a);
+        w.end_array();
+        w.key("unused_accept_lines").begin_array();
+        for (const auto& u : r.unused_accepts) w.value(u);
+        w.end_array();
+    }
     w.end_object();
     w.line();
 }

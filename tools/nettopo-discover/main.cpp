@@ -11,6 +11,7 @@
 #include "nettopo-discover/check_printer.hpp"
 #include "nettopo-discover/mpi_gather.hpp"
 #include "nettopo/assemble/assemble.hpp"
+#include "nettopo/assemble/detail/accept_list.hpp"
 #include "nettopo/assemble/detail/check_report.hpp"
 #include "nettopo/formats/archive.hpp"
 #include "nettopo/formats/image.hpp"
@@ -27,6 +28,7 @@
 #include <fmt/format.h>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 namespace {
 
@@ -37,6 +39,7 @@ const nettopo::ChildProcessSandbox hwloc_sandbox;
 struct Options {
     std::string input, output = "net_topo.xml", node_level = "auto", name;
     std::string expect; // the cluster expected, compared with the result
+    std::string accept; // --check's known exceptions (accept_list.hpp)
     bool show = false, summary = false, allow_disconnected = false, quiet = false;
     // Real-cluster sources.
     nettopo::ClusterSources sources;
@@ -188,14 +191,23 @@ int discover(Options& o) {
     if (const std::string problem = nettopo::name_problem(o.name); !problem.empty())
         throw nettopo::UsageError(
             fmt::format("--name '{}' {}", nettopo::shown_name(o.name), problem));
+    if (!o.accept.empty() && !o.check)
+        throw nettopo::UsageError("--accept lists the known exceptions of --check: give --check");
+    // Read before anything is assembled: a bad file fails the run at once.
+    std::optional<nettopo::AcceptList> accept;
+    if (!o.accept.empty()) {
+        std::istringstream text(nettopo::read_all(o.accept));
+        accept = nettopo::read_accept_list(text, o.accept);
+    }
     nettopo::TerminalProgress progress("nettopo-discover");
     const std::optional<nettopo::Cluster> expected = load_expected(o, progress);
     std::optional<nettopo::Cluster> cluster;
     if (o.assembling()) {
         nettopo::Assembly assembly = assemble(o, o.check);
         if (o.check) {
-            const nettopo::CheckReport report = nettopo::check_assembly(
+            nettopo::CheckReport report = nettopo::check_assembly(
                 assembly, o.allow_disconnected, nettopo::parse_index_use(o.index_use));
+            if (accept) nettopo::accept_problems(report, *accept);
             if (o.json)
                 nettopo::write_check_json(report, std::cout);
             else
@@ -307,6 +319,12 @@ int main(int argc, char** argv) {
                  "Print a validation report of the assembled cluster (counts, connectivity, "
                  "hop counts between hosts, problems) and exit 1 on problems; writes the "
                  "archive only with an explicit -o");
+    app.add_option("--accept", o.accept,
+                   "--check: known exceptions, one pattern a line ('*', '?'; '#' comments) "
+                   "matched against each problem's host, adapter or leaf; a match becomes an "
+                   "'accepted:' line, anything else still fails; patterns matching nothing are "
+                   "noted")
+        ->type_name("FILE");
     app.add_flag("--json", o.json, "--summary or --check as JSON");
     nettopo::add_index_option(
         app, o.index_use,

@@ -26,6 +26,11 @@ struct CheckReport {
     std::vector<AssemblyIssue> notes = {};
     // The fabric's rails; their problems count as the report's.
     Rails rails = {};
+    // With an accept list (accept_list.hpp): the problem items it accepted,
+    // and its patterns that accepted none. Neither is a problem.
+    bool accepting = false;
+    std::vector<std::string> accepted = {};
+    std::vector<std::string> unused_accepts = {};
     std::size_t num_problems() const {
         return issues.size() + problems.size() + rails.problems.size();
     }
