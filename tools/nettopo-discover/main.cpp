@@ -43,7 +43,7 @@ struct Options {
     bool show = false, summary = false, allow_disconnected = false, quiet = false;
     // Real-cluster sources.
     nettopo::ClusterSources sources;
-    std::string default_machine, host_name = "auto";
+    std::string default_machine, host_name = "auto", switch_names = "description";
     // --latency: link kinds (assembling only) and machine levels (any input).
     std::vector<std::string> latencies;
     nettopo::LatencyValues latency; // read from `latencies` before anything else
@@ -104,6 +104,8 @@ nettopo::Assembly assemble(const Options& o, bool for_check) {
     a.host_naming = o.host_name == "export" ? nettopo::HostNaming::export_name
                     : o.host_name == "file" ? nettopo::HostNaming::file_name
                                             : nettopo::HostNaming::automatic;
+    a.switch_naming =
+        o.switch_names == "guid" ? nettopo::SwitchNaming::guid : nettopo::SwitchNaming::description;
     a.strict = o.strict;
     // --check reports a disconnected network as a problem instead of stopping.
     a.build.allow_disconnected = o.allow_disconnected || for_check;
@@ -180,6 +182,9 @@ int discover(Options& o) {
         throw nettopo::UsageError("--index writes the image beside the archive: give -o FILE");
     if (o.json && !o.summary && !o.check)
         throw nettopo::UsageError("--json applies to --summary or --check");
+    if (o.switch_names != "description" && o.sources.ibnetdiscover.empty())
+        throw nettopo::UsageError("--switch-names names the switches of an --ibnetdiscover "
+                                  "dump: give one");
     if (!o.sources.node_name_map.empty() && o.sources.ibnetdiscover.empty())
         throw nettopo::UsageError("--node-name-map names the nodes of an --ibnetdiscover dump: "
                                   "give one");
@@ -294,6 +299,11 @@ int main(int argc, char** argv) {
                    "ibnetdiscover's node-name map (lines '<guid> \"<name>\"'): names the "
                    "--ibnetdiscover nodes by GUID")
         ->type_name("FILE");
+    app.add_option("--switch-names", o.switch_names,
+                   "How --ibnetdiscover switches without a --node-name-map entry are named: "
+                   "description (what the description names, e.g. 'MF0;NAME:MODEL/U1' gives "
+                   "NAME, where unique; else the GUID) or guid (S-<guid>, as ibnetdiscover)")
+        ->check(CLI::IsMember({"description", "guid"}));
     app.add_option("--slurm", o.sources.slurm, "Fabric from Slurm's topology.conf or topology.yaml")
         ->type_name("FILE");
     app.add_flag("--hosts-only", o.hosts_only, "No fabric: the --hosts on one flat switch");

@@ -404,7 +404,8 @@ Assembly assemble_from_files(const ClusterSources& sources, const AssembleOption
         std::vector<Fabric> subnets;
         for (const std::string& path : sources.ibnetdiscover) {
             std::istringstream in(read_all(path));
-            subnets.push_back(read_ibnetdiscover(in, display(path), {map ? &*map : nullptr}));
+            subnets.push_back(read_ibnetdiscover(in, display(path),
+                                                 {map ? &*map : nullptr, options.switch_naming}));
         }
         fabric = merge_fabrics(std::move(subnets));
     }

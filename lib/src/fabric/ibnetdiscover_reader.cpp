@@ -745,14 +745,37 @@ Fabric IbReader::finish(const IbnetdiscoverOptions& options) && {
         if (r.kind != Kind::Ca)
             if (const std::string* m = mapped(r); m && words(*m).size() == 1 && is_host_word(*m))
                 ++switch_names[*m];
+    // Else the description's name, unique among the switches' and free of
+    // the hosts' (its long form when the short one repeats).
+    std::unordered_map<std::string, std::uint32_t> described[2]; // short, long form -> count
+    const bool by_description = options.switch_naming == SwitchNaming::description;
+    if (by_description)
+        for (const GuidRec& r : recs_)
+            if (r.kind != Kind::Ca && !mapped(r))
+                for (const bool long_form : {false, true})
+                    if (std::string n = switch_name_of(r.desc, long_form); !n.empty())
+                        ++described[long_form][n];
+    std::unordered_map<std::string, bool> given; // described names given so far
+    const auto usable = [&](const std::string& n, bool long_form) {
+        return !n.empty() && described[long_form][n] == 1 && !taken.contains(n) &&
+               !switch_names.contains(n) && !given.contains(n) && name_problem(n).empty();
+    };
     for (std::size_t i = 0; i < recs_.size(); ++i) {
         const GuidRec& r = recs_[i];
         if (r.kind == Kind::Ca) continue;
         const std::string* m = mapped(r);
-        if (m && switch_names.contains(*m) && switch_names[*m] == 1 && !taken.contains(*m))
+        if (m && switch_names.contains(*m) && switch_names[*m] == 1 && !taken.contains(*m)) {
             name_of[i] = *m;
-        else
-            name_of[i] = guid_name(r.kind, r.guid);
+            continue;
+        }
+        name_of[i] = guid_name(r.kind, r.guid);
+        if (!by_description || m) continue;
+        for (const bool long_form : {false, true})
+            if (std::string n = switch_name_of(r.desc, long_form); usable(n, long_form)) {
+                given.emplace(n, true);
+                name_of[i] = std::move(n);
+                break;
+            }
     }
     std::unordered_map<std::string, std::uint32_t> by_name;
     constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
@@ -856,6 +879,31 @@ std::vector<FabricAdapter> IbReader::adapters(const std::vector<std::uint32_t>& 
 }
 
 } // namespace
+
+std::string switch_name_of(std::string_view description, bool long_form) {
+    const std::string_view d = trim(description);
+    if (d.starts_with("MF0;")) {
+        const std::string_view rest = d.substr(4);
+        const std::size_t colon = rest.find(':');
+        if (colon == std::string_view::npos || colon == 0) return {};
+        const std::string_view name = rest.substr(0, colon);
+        const std::size_t slash = rest.find('/', colon);
+        std::string out(name);
+        if (long_form && slash != std::string_view::npos) out += rest.substr(slash);
+        return words(out).size() == 1 ? out : std::string();
+    }
+    if (const std::size_t hash = d.find(" # "); hash != std::string_view::npos) {
+        const std::string_view name = trim(d.substr(hash + 3));
+        return words(name).size() == 1 && name.find('#') == std::string_view::npos
+                   ? std::string(name)
+                   : std::string();
+    }
+    // A description of several words is the firmware's own ('MT47396
+    // Infiniscale-III Mellanox Technologies', 'QLogic 12800-180 GUID=... L115'),
+    // unique only when the fabric has one switch of that model: not a name.
+    if (d.find('#') != std::string_view::npos || words(d).size() != 1) return {};
+    return std::string(d);
+}
 
 std::optional<std::uint32_t> adapter_index(std::string_view device) {
     std::size_t digits = 0;

@@ -23,7 +23,9 @@ namespace {
 Fabric parse(const std::string& text, const std::string& source = "t.txt",
              const NodeNameMap* map = nullptr) {
     std::istringstream in(text);
-    return read_ibnetdiscover(in, source, {map});
+    // These tests name switches as ibnetdiscover does (S-<guid>); the names
+    // descriptions give have their own test case.
+    return read_ibnetdiscover(in, source, {map, SwitchNaming::guid});
 }
 
 NodeNameMap map_of(const std::string& text) {
@@ -46,7 +48,7 @@ std::string shared_fabric(const std::string& name) {
 Fabric parse_file(const std::string& path) {
     std::ifstream in(path);
     REQUIRE(in);
-    return read_ibnetdiscover(in, path);
+    return read_ibnetdiscover(in, path, {nullptr, SwitchNaming::guid});
 }
 
 std::string test_data(const std::string& name) {
@@ -814,5 +816,78 @@ TEST_CASE("merge_fabrics: one dump per subnet", "[ibnetdiscover]") {
         } catch (const InputError& e) {
             CHECK_THAT(e.what(), Contains("ib1.txt:1: 'b' is a switch here but a host"));
         }
+    }
+}
+
+TEST_CASE("ibnetdiscover: switches named by their descriptions", "[ibnetdiscover]") {
+    CHECK(switch_name_of("MF0;A09-P1-IBLEAF-04-04:MQM9701/U1") == "A09-P1-IBLEAF-04-04");
+    CHECK(switch_name_of("MF0;switch-33fd6e:MCS8500/L01/U1") == "switch-33fd6e");
+    CHECK(switch_name_of("MF0;switch-33fd6e:MCS8500/L01/U1", true) == "switch-33fd6e/L01/U1");
+    CHECK(switch_name_of("Voltaire 4036 # 4036-8548") == "4036-8548");
+    CHECK(switch_name_of("leaf01") == "leaf01");
+    CHECK(switch_name_of("Quantum Mellanox Technologies").empty());
+    CHECK(switch_name_of("QLogic 12800-180 GUID=0x00066a00e8001310 L115").empty());
+    CHECK(switch_name_of("MF0;:MQM9701/U1").empty());
+    CHECK(switch_name_of("a # b c").empty());
+    CHECK(switch_name_of("").empty());
+
+    const auto names = [](const Fabric& f) {
+        std::vector<std::string> out;
+        for (const FabricNode& n : f.nodes)
+            if (n.is_switch) out.push_back(n.name);
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    const auto by_description = [](const std::string& path) {
+        std::ifstream in(path);
+        REQUIRE(in);
+        return read_ibnetdiscover(in, path);
+    };
+    // Real dumps: a Voltaire and an NVIDIA managed switch; a director's
+    // modules (one chassis name: the long form); firmware strings shared by
+    // many switches keep their GUIDs.
+    CHECK(names(by_description(test_data("small-topology.txt"))) ==
+          std::vector<std::string>{"switch-b", "v4036-A"});
+    CHECK(names(by_description(test_data("small-ports.txt"))) ==
+          std::vector<std::string>{"switch-b", "v4036-A"});
+    CHECK(names(by_description(shared_fabric("dgx-superpod-small.ibnetdiscover"))) ==
+          std::vector<std::string>{"IB_switch_1", "IB_switch_2", "IB_switch_3", "IB_switch_4"});
+    const Fabric cs = by_description(shared_fabric("dgx-superpod-cs8500.ibnetdiscover"));
+    std::size_t guids = 0, modules[2] = {0, 0};
+    for (const std::string& n : names(cs)) {
+        guids += n.starts_with("S-");
+        modules[0] += n.starts_with("switch-33fd6e/");
+        modules[1] += n.starts_with("switch-33fd4e/");
+    }
+    // grep -c of the dump's Switch lines: 'Quantum Mellanox Technologies' x 72;
+    // 'MF0;switch-33fd6e:MCS8500/<module>/U<n>' x 60, 'MF0;switch-33fd4e:...' x 60.
+    CHECK(guids == 72);
+    CHECK(modules[0] == 60);
+    CHECK(modules[1] == 60);
+    REQUIRE(node(cs, "switch-33fd6e/L01/U1"));
+    CHECK(node(cs, "switch-33fd6e/L01/U1")->guids ==
+          std::vector<std::uint64_t>{0xb8cef6030019c882});
+    // The same dumps by GUID: what ibnetdiscover prints.
+    for (const std::string& n : names(parse_file(test_data("small-topology.txt"))))
+        CHECK(n.starts_with("S-"));
+
+    SECTION("a described name a host or another switch has is not taken") {
+        // Synthetic: a switch described 'a' where host a exists; two switches
+        // described 'leaf'.
+        const Fabric f = parse("SW 1 1 0x01 4x EDR - CA 2 1 0xa1 ( 'a' - 'a mlx5_0' )\n"
+                               "SW 4 1 0x02 4x EDR - SW 5 1 0x03 ( 'leaf' - 'leaf' )\n"
+                               "SW 4 2 0x02 4x EDR - SW 1 2 0x01 ( 'leaf' - 'a' )\n",
+                               "t.txt", nullptr);
+        CHECK(names(f) == std::vector<std::string>{"S-0000000000000001", "S-0000000000000002",
+                                                   "S-0000000000000003"});
+        std::istringstream in("SW 1 1 0x01 4x EDR - CA 2 1 0xa1 ( 'spine' - 'a mlx5_0' )\n");
+        CHECK(names(read_ibnetdiscover(in, "t.txt")) == std::vector<std::string>{"spine"});
+    }
+    SECTION("a node-name map wins") {
+        NodeNameMap m;
+        m.names = {{0x0002c90300a1b2c0, "core1"}};
+        std::istringstream in(read_text(test_data("small-topology.txt")));
+        CHECK(names(read_ibnetdiscover(in, "t.txt", {&m})) ==
+              std::vector<std::string>{"core1", "v4036-A"});
     }
 }

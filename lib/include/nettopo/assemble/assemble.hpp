@@ -55,6 +55,9 @@ struct AssembleOptions {
     /// machine or its allowed PUs, and how a host is named (host_exports.hpp).
     PuScope pu_scope = PuScope::whole_machine;
     HostNaming host_naming = HostNaming::automatic; ///< how an export names its host
+    /// How an ibnetdiscover dump's switches are named (fabric.hpp): by their
+    /// descriptions where unique, else by GUID; a node-name map wins.
+    SwitchNaming switch_naming = SwitchNaming::description;
 };
 
 /// One kind of mismatch, with every name it concerns.

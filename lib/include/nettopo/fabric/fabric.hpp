@@ -121,10 +121,33 @@ struct NodeNameMap {
 /// infiniband-diags ignores the whole file with a warning.
 NodeNameMap read_node_name_map(std::istream& in, const std::string& source);
 
+/// How switches without a node-name map entry are named.
+enum class SwitchNaming : std::uint8_t {
+    /// By what their description says (read_ibnetdiscover), else `S-<guid>`.
+    description,
+    guid, ///< `S-<guid>` always, as ibnetdiscover names them
+};
+
 /// How read_ibnetdiscover names what it reads.
 struct IbnetdiscoverOptions {
-    const NodeNameMap* node_name_map = nullptr; ///< names by node GUID, if given
+    const NodeNameMap* node_name_map = nullptr;             ///< names by node GUID, if given
+    SwitchNaming switch_naming = SwitchNaming::description; ///< for switches the map leaves
 };
+
+/// The name a switch's node description gives, empty when it gives none:
+///  - NVIDIA (Mellanox) managed switches' `MF0;NAME:MODEL/U1` gives NAME
+///    (`MF0;A09-P1-IBLEAF-04-04:MQM9701/U1`: `A09-P1-IBLEAF-04-04`); with
+///    `long_form`, NAME and the module path after the model
+///    (`MF0;switch-33fd6e:MCS8500/L01/U1`: `switch-33fd6e/L01/U1`, the
+///    modules of one director chassis sharing its NAME);
+///  - Voltaire's `MODEL # NAME` gives NAME (`Voltaire 4036 # 4036-8548`);
+///  - any other description of one word (an administrator's `leaf01`);
+///    one of several words is the firmware's own (`MT47396 Infiniscale-III
+///    Mellanox Technologies`, `QLogic 12800-180 GUID=0x... L115`), unique
+///    only when the fabric has one switch of that model: not a name.
+/// read_ibnetdiscover uses it only when the name is unique among the
+/// fabric's nodes (else the long form, else the GUID). O(length).
+std::string switch_name_of(std::string_view description, bool long_form = false);
 
 /// ibnetdiscover output in either format it prints: the topology file
 /// ("Switch 36 \"S-...\" # ..." blocks with "[port] \"peer\"[port]" lines) or
@@ -136,9 +159,12 @@ struct IbnetdiscoverOptions {
 /// the bandwidth (data rate of the speed per lane x width, e.g. 4x QDR = 32
 /// Gbit/s; unknown, 0, when the line gives none).
 ///
-/// Nodes: switches are named `S-<guid>` (16 hex digits, as ibnetdiscover names
-/// them; routers `R-<guid>`), or by the node-name map when it gives a one-word
-/// name no other node has. Channel adapters are identified by node GUID and
+/// Nodes: switches are named by the node-name map when it gives a one-word
+/// name no other node has; else, with SwitchNaming::description (the
+/// default), by switch_name_of their description when that name is unique
+/// among the fabric's nodes (else its long form, when unique); else
+/// `S-<guid>` (16 hex digits, as ibnetdiscover names them; routers
+/// `R-<guid>`). Channel adapters are identified by node GUID and
 /// grouped into hosts:
 ///  - an adapter whose description is a SHARP "Mellanox Technologies
 ///    Aggregation Node" is a function of its switch: left out, listed in
