@@ -418,10 +418,14 @@ Assembly assemble_from_files(const ClusterSources& sources, const AssembleOption
             throw UsageError("ClusterSources: give hosts as files or gathered, not both");
         return assemble_gathered(*sources.gathered, fabric ? &*fabric : nullptr, options);
     }
+    // Unless strict, an export that does not read is left out with an issue:
+    // its host then takes the default machine, or is reported missing.
+    std::vector<std::pair<std::string, std::string>> unreadable;
     const std::vector<HostExport> hosts =
         sources.hosts.empty() ? std::vector<HostExport>{}
                               : load_host_exports(sources.hosts, options.hwloc_sandbox,
-                                                  {options.host_naming, options.pu_scope});
+                                                  {options.host_naming, options.pu_scope,
+                                                   options.strict ? nullptr : &unreadable});
     // Unnamed: after the fabric's file, else the first hosts path.
     AssembleOptions named = options;
     if (named.name.empty() && !fabric && !sources.hosts.empty()) {
@@ -429,7 +433,12 @@ Assembly assemble_from_files(const ClusterSources& sources, const AssembleOption
         while (first.size() > 1 && first.back() == '/') first.pop_back();
         named.name = file_stem(first);
     }
-    return assemble_cluster(hosts, fabric ? &*fabric : nullptr, named);
+    Assembly a = assemble_cluster(hosts, fabric ? &*fabric : nullptr, named);
+    for (auto& [host, message] : unreadable)
+        a.issues.push_back({"hwloc export",
+                            fmt::format("that does not read, left out ({})", message),
+                            {std::move(host)}});
+    return a;
 }
 
 Assembly assemble_cluster(const std::vector<HostExport>& hosts, const Fabric* fabric,

@@ -442,20 +442,26 @@ std::vector<HostExport> load_host_exports(const std::vector<std::string>& paths,
     std::vector<HostExport> hosts;
     hosts.reserve(files.size());
     for (const std::string& path : files) {
-        std::unique_ptr<XmlFile> own; // unless a diff already made it a reference
-        const XmlFile* found = references.find(path);
-        if (!found) own = parse_file(path);
-        const XmlFile& file = found ? *found : *own;
-        HwlocMachine m = file.diff ? load_diff(file, references, sandbox, options.pu_scope)
-                                   : load_export(file, sandbox, options.pu_scope);
-        detail::check_hostname(m.hostname, file.buffer, path);
-        hosts.push_back(HostExport{{},
-                                   std::move(m.tree),
-                                   path,
-                                   std::move(m.hostname),
-                                   std::move(m.allowed),
-                                   false,
-                                   std::move(m.identities)});
+        try {
+            std::unique_ptr<XmlFile> own; // unless a diff already made it a reference
+            const XmlFile* found = references.find(path);
+            if (!found) own = parse_file(path);
+            const XmlFile& file = found ? *found : *own;
+            HwlocMachine m = file.diff ? load_diff(file, references, sandbox, options.pu_scope)
+                                       : load_export(file, sandbox, options.pu_scope);
+            detail::check_hostname(m.hostname, file.buffer, path);
+            hosts.push_back(HostExport{{},
+                                       std::move(m.tree),
+                                       path,
+                                       std::move(m.hostname),
+                                       std::move(m.allowed),
+                                       false,
+                                       std::move(m.identities)});
+        } catch (const InputError& e) {
+            // One truncated export must not stop a whole cluster's assembly.
+            if (!options.unreadable) throw;
+            options.unreadable->emplace_back(host_stem(path), e.what());
+        }
     }
     name_hosts(hosts, options.naming);
     return hosts;

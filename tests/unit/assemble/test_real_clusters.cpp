@@ -16,8 +16,10 @@
 #include "testkit/real_data.hpp"
 #include "testkit/temp_dir.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 using namespace nettopo;
@@ -411,4 +413,51 @@ TEST_CASE("a Quantum fabric: SHARP aggregation nodes are a note, not machines", 
     // S-3333... which is cabled to S-4444... (l-csi-r750-05's): 4 hops.
     CHECK(hops(a.cluster, "Host2_1", "l-csi-r750-05") == 4);
     CHECK_THROWS_AS(assemble_from_files({{}, {}, "", "map.txt"}, o), UsageError);
+}
+
+TEST_CASE("assembly: a truncated export is left out unless strict", "[real-clusters]") {
+    // plafrim's real exports copied, one of them cut at 3000 bytes (as a copy
+    // interrupted, or a disk full while exporting): the others still make the
+    // cluster, the cut one is an issue naming its file and line, and its host
+    // is one of those without an export (or takes the default machine).
+    if (!have_real_cluster("plafrim")) return;
+    const TempDir tmp("nettopo-truncated-");
+    for (const auto& e :
+         std::filesystem::directory_iterator(real_cluster_dir("plafrim") + "/hwloc"))
+        std::filesystem::copy_file(e.path(), tmp.path / e.path().filename());
+    {
+        std::string text = test::read_file(tmp / "bonobo005.xml");
+        REQUIRE(text.size() > 3000);
+        std::ofstream(tmp / "bonobo005.xml", std::ios::trunc) << text.substr(0, 3000);
+    }
+    ClusterSources s;
+    s.hosts = {tmp.path.string()};
+    s.ibnetdiscover = {real_cluster_dir("plafrim") + "/ib-subnet-0.txt"};
+    const Assembly whole = assemble_real_cluster("plafrim");
+    const Assembly a = assemble_from_files(s, {});
+    CHECK(a.cluster.num_machines() == whole.cluster.num_machines() - 1);
+    CHECK_FALSE(a.cluster.find_machine("bonobo005"));
+    REQUIRE(a.issues.size() == 3);
+    CHECK(a.issues[0].names.front() == "bonobo005"); // now without an export
+    CHECK(a.issues[2].names == std::vector<std::string>{"bonobo005"});
+    CHECK_THAT(a.issues[2].what,
+               Catch::Contains("that does not read, left out (" + (tmp / "bonobo005.xml") + ":"));
+    CHECK_THAT(a.issues[2].what, Catch::Contains("malformed XML"));
+
+    AssembleOptions defaulted;
+    defaulted.default_machine = "pu:1";
+    const Assembly d = assemble_from_files(s, defaulted);
+    CHECK(d.cluster.find_machine("bonobo005"));
+    CHECK(std::find(d.defaulted_hosts.begin(), d.defaulted_hosts.end(), "bonobo005") !=
+          d.defaulted_hosts.end());
+
+    AssembleOptions strict;
+    strict.strict = true;
+    try {
+        assemble_from_files(s, strict);
+        FAIL("a truncated export was accepted under strict");
+    } catch (const InputError& e) {
+        CHECK(e.file() == tmp / "bonobo005.xml");
+        CHECK(e.line() > 0);
+    }
 }

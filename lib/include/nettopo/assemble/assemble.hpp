@@ -146,7 +146,10 @@ struct ClusterSources {
 
 /// Reads the sources and assembles them: one fabric, Slurm's or the
 /// ibnetdiscover dumps merged (else UsageError); the node-name map names
-/// the nodes of every dump (UsageError without a dump). Unnamed
+/// the nodes of every dump (UsageError without a dump). An hwloc export that
+/// does not read (truncated, malformed) is left out with an issue naming its
+/// file and line, its host then taking the default machine or reported
+/// missing; with AssembleOptions::strict it is the InputError it was. Unnamed
 /// (AssembleOptions::name empty), the cluster is named after the fabric's
 /// file stem, else after the first `hosts` path's. A source that does not
 /// read is an InputError naming its file; then what assemble_cluster throws.

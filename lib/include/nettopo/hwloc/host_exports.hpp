@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nettopo {
@@ -36,6 +37,10 @@ enum class HostNaming : std::uint8_t {
 struct HostExportOptions {
     HostNaming naming = HostNaming::automatic; ///< how a host is named
     PuScope pu_scope = PuScope::whole_machine; ///< what of each machine is modelled
+    /// When set, an export that does not read (truncated, malformed, refused
+    /// by hwloc: an InputError) is left out and its message ("FILE:LINE:
+    /// ...") appended here, keyed by the file's stem; else it is thrown.
+    std::vector<std::pair<std::string, std::string>>* unreadable = nullptr;
 };
 
 /// One host's export, loaded.
