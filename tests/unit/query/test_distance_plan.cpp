@@ -1,14 +1,18 @@
 // The one front door to distances (distance_plan.hpp): what the plan picks,
 // that whatever it picks answers as the search does, and QueryEngine's
 // default policy.
+#include "nettopo/assemble/assemble.hpp"
+#include "nettopo/fabric/fabric.hpp"
 #include "nettopo/gen/generate.hpp"
 #include "nettopo/query/distance_plan.hpp"
+#include "nettopo/query/network_search.hpp"
 #include "nettopo/query/query_engine.hpp"
 #include "nettopo/query/summary.hpp"
 #include "nettopo/support/error.hpp"
 #include "testkit/random_cluster.hpp"
 
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <random>
 
 using namespace nettopo;
@@ -100,6 +104,76 @@ TEST_CASE("distance plan: hop histograms from the index equal a search's", "[dis
     const Cluster torus = generate_from_spec("torus --dims 5x4");
     CHECK(machine_hop_distribution(torus, 4096, IndexUse::Always).pairs_at_hops ==
           machine_hop_distribution(torus, 4096, IndexUse::Never).pairs_at_hops);
+}
+
+namespace {
+
+// The histogram as a search from each sampled source counts it, pair by
+// pair: the oracle of machine_hop_distribution, which looks a row up once
+// per class of twins (machines with the same neighbours).
+HopDistribution hops_pair_by_pair(const Cluster& c, std::uint32_t max_sources) {
+    HopDistribution d;
+    const std::uint32_t machines = c.num_machines();
+    d.all_sources = machines <= max_sources;
+    const std::uint32_t sources = d.all_sources ? machines : max_sources;
+    NetworkSearch search(c.network());
+    std::vector<std::uint32_t> hops;
+    for (std::uint32_t i = 0; i < sources; ++i) {
+        const auto s = static_cast<std::uint32_t>(std::uint64_t{i} * machines / sources);
+        search.hops_from(VertexId(s), hops);
+        for (std::uint32_t t = 0; t < machines; ++t) {
+            if (t == s) continue;
+            if (hops[t] == NetworkSearch::unreachable_hops) {
+                ++d.unreachable_pairs;
+                continue;
+            }
+            if (hops[t] >= d.pairs_at_hops.size()) d.pairs_at_hops.resize(hops[t] + 1, 0);
+            ++d.pairs_at_hops[hops[t]];
+        }
+    }
+    d.sources = sources;
+    return d;
+}
+
+void require_histogram_pair_by_pair(const Cluster& c) {
+    for (const std::uint32_t sources : {4096u, 7u, 2u}) {
+        const HopDistribution expected = hops_pair_by_pair(c, sources);
+        for (const IndexUse use : {IndexUse::Never, IndexUse::Always}) {
+            const HopDistribution got = machine_hop_distribution(c, sources, use);
+            CHECK(got.pairs_at_hops == expected.pairs_at_hops);
+            CHECK(got.unreachable_pairs == expected.unreachable_pairs);
+            CHECK(got.sources == expected.sources);
+            CHECK(got.all_sources == expected.all_sources);
+        }
+    }
+}
+
+} // namespace
+
+TEST_CASE("hop histograms: twins share a row, the counts are a pair-by-pair search's",
+          "[distance-plan][summary]") {
+    std::mt19937_64 rng(1416);
+    for (int round = 0; round < 40; ++round) {
+        const Cluster c = test::build_cluster(test::random_cluster(rng), true);
+        CAPTURE(round, c.num_machines(), c.num_switches());
+        require_histogram_pair_by_pair(c);
+    }
+    // Many twins: a fat-tree's hosts under one leaf, a torus (none), a
+    // dragonfly's routers' hosts.
+    for (const char* spec :
+         {"fat-tree --k 4 --n 3", "torus --dims 5x4", "dragonfly --a 4 --p 2 --h 2"}) {
+        CAPTURE(spec);
+        require_histogram_pair_by_pair(generate_from_spec(spec));
+    }
+    // The real DGX SuperPOD fabric: hosts of 1 to 4 adapters, end hosts.
+    const std::string path =
+        std::string(NETTOPO_SHARED_DATA) + "/fabrics/dgx-superpod-cs8500.ibnetdiscover";
+    std::ifstream in(path);
+    REQUIRE(in);
+    const Fabric f = read_ibnetdiscover(in, path);
+    AssembleOptions o;
+    o.default_machine = "pu:1";
+    require_histogram_pair_by_pair(assemble_cluster({}, &f, o).cluster);
 }
 
 TEST_CASE("distance plan: a kept index serves every batch unless searching is forced",
