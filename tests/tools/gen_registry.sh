@@ -94,7 +94,7 @@ while read -r name options; do
 done < <(sed -n '/^\.SH FAMILIES/,/^\.SH /p' man/nettopo-gen.1 |
     awk 'tp && /^\.B / { line = $0; gsub(/\\-/, "-", line); split(line, w, " ");
                          printf "%s", w[2]; rest = line
-                         while (match(rest, /--[a-z]+/)) {
+                         while (match(rest, /--[a-z]+(-[a-z]+)*/)) {
                              printf " %s", substr(rest, RSTART, RLENGTH); rest = substr(rest, RSTART + RLENGTH) }
                          print "" }
          { tp = ($0 == ".TP") }')

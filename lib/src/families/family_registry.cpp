@@ -110,7 +110,26 @@ std::unique_ptr<Family> ring(const FamilyValues& v) {
     return make_ring(v.count("--machines"), v.count("--concentration"));
 }
 
-constexpr std::array<FamilyEntry, 10> registry{{
+// rail-optimized: the DGX SuperPOD reference architectures' scalable units
+// (32 hosts, 8 rails; spines half the leaves, as their tables count them).
+constexpr std::array<std::string_view, 2> rail_optimized_examples{
+    "rail-optimized --units 4", "rail-optimized --units 2 --hosts-per-unit 4 --rails 2"};
+constexpr std::array<FamilyParam, 4> rail_optimized_params{{
+    {"--units", Count, Required, "Scalable units"},
+    {"--hosts-per-unit", Count, Default, "Hosts of a unit (default 32)", 32},
+    {"--rails", Count, Default, "Adapters of a host, one leaf each per unit (default 8)", 8},
+    {"--spines", Count, Derived, "Spines, each cabled to every leaf (default half the leaves)"},
+}};
+std::unique_ptr<Family> rail_optimized(const FamilyValues& v) {
+    const std::uint32_t units = v.count("--units"), rails = v.count("--rails");
+    const std::uint32_t spines =
+        v.given("--spines") ? v.count("--spines")
+                            : static_cast<std::uint32_t>(
+                                  std::max<std::uint64_t>(1, std::uint64_t{units} * rails / 2));
+    return make_rail_optimized(units, v.count("--hosts-per-unit"), rails, spines);
+}
+
+constexpr std::array<FamilyEntry, 11> registry{{
     {"fat-tree", "k-ary n-tree (k^n machines, n levels of k^(n-1) switches) or XGFT.",
      fat_tree_examples, fat_tree_params, fat_tree},
     {"tree",
@@ -132,6 +151,10 @@ constexpr std::array<FamilyEntry, 10> registry{{
     {"complete", "Complete graph: every pair of vertices linked.", complete_examples,
      vertices_params, complete},
     {"ring", "Ring.", ring_examples, vertices_params, ring},
+    {"rail-optimized",
+     "Rail-optimized GPU fabric (DGX SuperPOD): units of hosts whose adapter r is cabled to the "
+     "unit's rail-r leaf, every leaf to every spine.",
+     rail_optimized_examples, rail_optimized_params, rail_optimized},
 }};
 
 static_assert(

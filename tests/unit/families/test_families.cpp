@@ -18,6 +18,7 @@
 #include "nettopo/support/error.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -900,6 +901,46 @@ TEST_CASE("butterfly k-ary n-fly: counts, degrees and shortest hops", "[families
         CHECK(f->hop_rule() == HopRule::Shortest);
         check_all_pairs(*f, c);
     }
+}
+
+// ===========================================================================
+// Rail-optimized (DGX SuperPOD)
+// ===========================================================================
+
+TEST_CASE("rail-optimized: counts, degrees, rails and hops against BFS", "[families][rails]") {
+    // {units, hosts per unit, rails, spines}; one unit may have no spine.
+    const std::vector<std::array<u32, 4>> shapes{{1, 1, 1, 0},  {1, 4, 2, 0}, {1, 3, 3, 2},
+                                                 {2, 1, 1, 1},  {2, 4, 2, 1}, {3, 4, 2, 3},
+                                                 {4, 8, 8, 16}, {5, 2, 3, 4}, {2, 32, 8, 8}};
+    for (const auto& [u, h, r, s] : shapes) {
+        const auto f = make_rail_optimized(u, h, r, s);
+        INFO(f->spec());
+        const u64 hosts = u64{u} * h, leaves = u64{u} * r;
+        const Cluster c = build(*f);
+        check_counts(*f, c, hosts, leaves + s, hosts * r + leaves * s);
+        check_degrees(*f, c);
+        Histogram switch_degrees{{h + s, leaves}};
+        if (s > 0) add(switch_degrees, static_cast<u32>(leaves), s);
+        check_degree_histograms(*f, c, Histogram{{r, hosts}}, switch_degrees);
+        check_host_switch_classes(c);
+        // Adapter k of host m on its unit's rail-k leaf, as the rail rule reads it.
+        const Network& net = c.network();
+        for (u32 m = 0; m < hosts; ++m) {
+            const auto n = net.neighbors(VertexId(m));
+            REQUIRE(n.size() == r);
+            for (u32 k = 0; k < r; ++k) CHECK(n[k].value == hosts + (m / h) * r + k);
+        }
+        CHECK(f->hop_rule() == HopRule::Shortest);
+        check_all_pairs(*f, c);
+    }
+    // The 4-unit DGX SuperPOD: 32 leaves and 16 spines, as the reference
+    // architecture's table counts them for 128 nodes.
+    const auto pod = family_from_spec("rail-optimized --units 4");
+    CHECK(pod->num_machines() == 128);
+    CHECK(pod->num_switches() == 32 + 16);
+    CHECK(pod->diameter() == 4);
+    CHECK_THROWS_AS(make_rail_optimized(2, 4, 2, 0), UsageError);
+    CHECK_THROWS_AS(make_rail_optimized(0, 4, 2, 1), UsageError);
 }
 
 // ===========================================================================

@@ -95,9 +95,9 @@ TEST_CASE("the registry names each family once, with its help and parameters", "
     }
     CHECK(names == std::vector<std::string_view>{"fat-tree", "tree", "mesh", "torus", "hypercube",
                                                  "dragonfly", "butterfly", "slimfly", "complete",
-                                                 "ring"});
-    CHECK(family_names() ==
-          "fat-tree, tree, mesh, torus, hypercube, dragonfly, butterfly, slimfly, complete, ring");
+                                                 "ring", "rail-optimized"});
+    CHECK(family_names() == "fat-tree, tree, mesh, torus, hypercube, dragonfly, butterfly, "
+                            "slimfly, complete, ring, rail-optimized");
     CHECK(find_family("fattree") == nullptr);
     CHECK(find_family("") == nullptr);
 
@@ -195,7 +195,8 @@ TEST_CASE("family_from_spec says what is wrong as it did before the registry", "
         {"", "empty family: expected a family and its options"},
         {"   ", "empty family: expected a family and its options"},
         {"blob --x 1", "family 'blob --x 1': unknown family 'blob' (fat-tree, tree, mesh, torus, "
-                       "hypercube, dragonfly, butterfly, slimfly, complete, ring)"},
+                       "hypercube, dragonfly, butterfly, slimfly, complete, ring, "
+                       "rail-optimized)"},
         {"torus", "family 'torus': --dims is missing"},
         {"torus --dims", "family 'torus --dims': --dims lacks its value"},
         {"torus 4x4", "family 'torus 4x4': '4x4' is not an option"},

@@ -185,6 +185,11 @@ std::unique_ptr<Family> make_slimfly(std::uint32_t q, std::uint32_t p = 0);
 std::unique_ptr<Family> make_complete(std::uint32_t machines, std::uint32_t concentration = 0);
 /// A ring of `machines` vertices.
 std::unique_ptr<Family> make_ring(std::uint32_t machines, std::uint32_t concentration = 0);
+/// Rail-optimized GPU fabric (NVIDIA DGX SuperPOD): `units` scalable units of
+/// `hosts_per_unit` hosts, adapter r of each host on its unit's rail-r leaf,
+/// every leaf on every one of `spines` spines (at least 1 with several units).
+std::unique_ptr<Family> make_rail_optimized(std::uint32_t units, std::uint32_t hosts_per_unit,
+                                            std::uint32_t rails, std::uint32_t spines);
 
 /// The four cases of the thesis (Table 11), one-PE machines and unit links
 /// aside (see GeneratorPreset): "tree-M", "mesh2D", "mesh3D", "tree-G".
