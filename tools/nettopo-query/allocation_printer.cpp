@@ -33,6 +33,19 @@ void write_allocation_summary_text(const JobView& view, const AllocationSummary&
     out << fmt::format("nodes:         {}\n", s.nodes);
     out << fmt::format("switches:      {} (on the shortest paths between its hosts)\n", s.switches);
     out << fmt::format("leaf switches: {} (its hosts are cabled to)\n", s.leaf_switches);
+    // Hosts on several leaves (rails): is the job inside one unit?
+    if (s.max_host_leaves > 1) {
+        const std::string leaves = s.min_host_leaves == s.max_host_leaves
+                                       ? fmt::format("{}", s.max_host_leaves)
+                                       : fmt::format("{}-{}", s.min_host_leaves, s.max_host_leaves);
+        if (s.units == 1)
+            out << fmt::format("units:         1: its hosts share their {} leaves, one per rail\n",
+                               leaves);
+        else
+            out << fmt::format("units:         {}: groups of its hosts sharing their leaves ({} "
+                               "each)\n",
+                               s.units, leaves);
+    }
     if (s.max_hops)
         out << fmt::format("largest hops:  {} between two of its hosts\n", *s.max_hops);
     else
@@ -49,6 +62,11 @@ void write_allocation_summary_json(const JobView& view, const AllocationSummary&
     j.field("num_pes", s.pes).field("num_nodes", s.nodes).field("num_switches", s.switches);
     j.field("num_leaf_switches", s.leaf_switches).field("max_hops", s.max_hops);
     j.field("unreachable_pairs", s.unreachable_pairs);
+    if (s.max_host_leaves > 1) {
+        j.field("num_units", s.units);
+        j.key("leaves_per_host").begin_array().value(s.min_host_leaves).value(s.max_host_leaves);
+        j.end_array();
+    }
     j.end_object().end_object().line();
 }
 

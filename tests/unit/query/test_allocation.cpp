@@ -3,6 +3,7 @@
 // allocations, against answers worked out from the random specification
 // (testkit Oracle: PE numbering, Floyd–Warshall hop counts that respect
 // forwarding) by brute force.
+#include "nettopo/gen/generate.hpp"
 #include "nettopo/model/job_view.hpp"
 #include "nettopo/query/allocation.hpp"
 #include "nettopo/query/query_engine.hpp"
@@ -182,9 +183,19 @@ TEST_CASE("allocation summary: switches on shortest paths and largest hop count"
         std::set<std::uint32_t> leaf, on_path;
         double largest = 0;
         std::uint64_t unreachable = 0;
-        for (std::uint32_t a : alloc)
+        std::set<std::set<std::uint32_t>> units; // each host's switches
+        std::uint32_t fewest = alloc.empty() ? 0 : ~0u, most = 0;
+        for (std::uint32_t a : alloc) {
+            std::set<std::uint32_t> mine;
             for (std::uint32_t sw = nm; sw < nm + spec.switches; ++sw)
-                if (o.link_latency(a, sw) != Oracle::inf) leaf.insert(sw);
+                if (o.link_latency(a, sw) != Oracle::inf) {
+                    leaf.insert(sw);
+                    mine.insert(sw);
+                }
+            fewest = std::min(fewest, static_cast<std::uint32_t>(mine.size()));
+            most = std::max(most, static_cast<std::uint32_t>(mine.size()));
+            units.insert(std::move(mine));
+        }
         for (std::size_t i = 0; i < alloc.size(); ++i)
             for (std::size_t j = i + 1; j < alloc.size(); ++j) {
                 const std::uint32_t a = alloc[i], b = alloc[j];
@@ -205,6 +216,9 @@ TEST_CASE("allocation summary: switches on shortest paths and largest hop count"
         }
         CHECK(s.hosts == alloc.size());
         CHECK(s.leaf_switches == leaf.size());
+        CHECK(s.units == units.size());
+        CHECK(s.min_host_leaves == fewest);
+        CHECK(s.max_host_leaves == most);
         CHECK(s.switches == on_path.size());
         CHECK(s.unreachable_pairs == unreachable);
         if (unreachable == 0) {
@@ -215,6 +229,30 @@ TEST_CASE("allocation summary: switches on shortest paths and largest hop count"
         }
     }
     CHECK(shared_leaves >= 20); // the search from a leaf for all its hosts is exercised
+}
+
+TEST_CASE("allocation summary: units of a rail-optimized fabric", "[allocation][rails]") {
+    // 3 units of 4 hosts with 2 rails: n0-n3, n4-n7, n8-n11.
+    const Cluster c = generate_from_spec("rail-optimized --units 3 --hosts-per-unit 4 --rails 2");
+    const auto summary = [&](std::vector<std::uint32_t> hosts) {
+        return summarize_allocation(JobView(c, ids(hosts)));
+    };
+    const AllocationSummary one = summary({0, 1, 2, 3});
+    CHECK(one.units == 1);
+    CHECK(one.leaf_switches == 2); // one per rail
+    CHECK(one.min_host_leaves == 2);
+    CHECK(one.max_host_leaves == 2);
+    CHECK(one.max_hops == 2u);
+    const AllocationSummary two = summary({3, 4});
+    CHECK(two.units == 2);
+    CHECK(two.leaf_switches == 4);
+    CHECK(two.max_hops == 4u);
+    CHECK(summary({0, 5, 10}).units == 3);
+    // Single-homed hosts: every host its own leaf set, one leaf each.
+    const AllocationSummary ft =
+        summarize_allocation(JobView(generate_from_spec("fat-tree --k 4 --n 2"), ids({0, 1, 4})));
+    CHECK(ft.units == 2);
+    CHECK(ft.max_host_leaves == 1);
 }
 
 TEST_CASE("nearest within an allocation: only its PEs, ties by view id", "[allocation]") {

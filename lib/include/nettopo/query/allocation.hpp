@@ -32,6 +32,13 @@ struct AllocationSummary {
     /// when two of them do not reach each other.
     std::optional<std::uint32_t> max_hops;
     std::uint64_t unreachable_pairs = 0; ///< unordered host pairs with no path
+    /// Units: groups of its hosts cabled to exactly the same switches. On a
+    /// rail-optimized fabric, a scalable unit (every host on all the unit's
+    /// rail leaves); hosts under one switch are one unit too.
+    std::uint32_t units = 0;
+    /// Switches a host of the allocation is cabled to: the fewest and the
+    /// most (its rails, on a rail-optimized fabric).
+    std::uint32_t min_host_leaves = 0, max_host_leaves = 0;
 };
 
 /// One breadth-first search per host, stopped once every host is reached,
