@@ -2,6 +2,7 @@
 
 #include "fuzz_target.hpp"
 #include "nettopo/assemble/assemble.hpp"
+#include "nettopo/fabric/rails.hpp"
 
 #include <algorithm>
 #include <set>
@@ -29,6 +30,22 @@ void check_fabric(const Fabric& fabric) {
             fail("two fabric links between the same nodes",
                  fabric.nodes[link.a].name + " " + fabric.nodes[link.b].name);
     }
+    // The adapters: each of a host, its ports cabled to nodes that exist.
+    for (const FabricAdapter& a : fabric.adapters) {
+        if (a.host >= fabric.nodes.size() || fabric.nodes[a.host].is_switch)
+            fail("an adapter of no host", a.description);
+        for (const FabricAdapter::Port& p : a.ports)
+            if (p.peer >= fabric.nodes.size()) fail("an adapter cabled to no node", a.description);
+    }
+    // The rails of whatever was read: every problem names nodes of the fabric.
+    const Rails rails = infer_rails(fabric);
+    for (const RailProblem& p : rails.problems) {
+        if (p.text.empty()) fail("a rail problem without a text");
+        if (!p.host.empty() && !names.contains(p.host)) fail("a rail problem of no host", p.host);
+        if (!p.leaf.empty() && !names.contains(p.leaf)) fail("a rail problem of no leaf", p.leaf);
+    }
+    if (rails.rail_hosts + rails.other_hosts > fabric.nodes.size())
+        fail("more hosts on rails than nodes");
 }
 
 std::optional<Cluster> assembled(const Fabric& fabric) {
