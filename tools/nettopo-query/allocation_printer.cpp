@@ -39,8 +39,7 @@ void write_allocation_summary_text(const JobView& view, const AllocationSummary&
                                        ? fmt::format("{}", s.max_host_leaves)
                                        : fmt::format("{}-{}", s.min_host_leaves, s.max_host_leaves);
         if (s.units == 1)
-            out << fmt::format("units:         1: its hosts share their {} leaves, one per rail\n",
-                               leaves);
+            out << fmt::format("units:         1: its hosts share all their {} leaves\n", leaves);
         else
             out << fmt::format("units:         {}: groups of its hosts sharing their leaves ({} "
                                "each)\n",

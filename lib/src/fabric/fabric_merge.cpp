@@ -44,6 +44,14 @@ Fabric merge_fabrics(std::vector<Fabric> fabrics) {
                                  fmt::format("'{}' is {} here but {} in an earlier fabric",
                                              node.name, node.is_switch ? "a switch" : "a host",
                                              node.is_switch ? "a host" : "a switch"));
+            // A switch of this dump whose description gave the name another
+            // dump's node has (two subnets' 'leaf01'): its GUID name, as
+            // ibnetdiscover gives it, rather than two nodes made one.
+            if (!found && node.named_by_description && !node.guids.empty() &&
+                by_name.contains(node.name)) {
+                node.name = fmt::format("S-{:016x}", node.guids.front());
+                node.named_by_description = false;
+            }
             if (!found) {
                 if (const auto it = by_name.find(node.name); it != by_name.end())
                     throw InputError(f.source, node.line,

@@ -691,8 +691,9 @@ Fabric IbReader::finish(const IbnetdiscoverOptions& options) && {
     // take theirs), then the adapters that name no host, then the switches.
     std::vector<std::string> name_of(recs_.size());
     std::vector<bool> left_out(recs_.size(), false);
-    std::vector<bool> by_guid(recs_.size(), false); // named H-<guid>: nothing named a host
-    std::unordered_map<std::string, bool> taken;    // name -> is a switch
+    std::vector<bool> by_guid(recs_.size(), false);        // named H-<guid>: nothing named a host
+    std::vector<bool> described_name(recs_.size(), false); // a switch named by its description
+    std::unordered_map<std::string, bool> taken;           // name -> is a switch
     // Host names by system image GUID; "" when several.
     std::unordered_map<std::uint64_t, std::string> host_of_image;
     for (std::size_t i = 0; i < recs_.size(); ++i) {
@@ -756,9 +757,16 @@ Fabric IbReader::finish(const IbnetdiscoverOptions& options) && {
                     if (std::string n = switch_name_of(r.desc, long_form); !n.empty())
                         ++described[long_form][n];
     std::unordered_map<std::string, bool> given; // described names given so far
+    // No described name may be another switch's S-<guid> (or R-<guid>), which
+    // that switch falls back to: two switches would become one.
+    std::unordered_map<std::string, bool> guid_names;
+    if (by_description)
+        for (const GuidRec& r : recs_)
+            if (r.kind != Kind::Ca) guid_names.emplace(guid_name(r.kind, r.guid), true);
     const auto usable = [&](const std::string& n, bool long_form) {
         return !n.empty() && described[long_form][n] == 1 && !taken.contains(n) &&
-               !switch_names.contains(n) && !given.contains(n) && name_problem(n).empty();
+               !switch_names.contains(n) && !given.contains(n) && !guid_names.contains(n) &&
+               name_problem(n).empty();
     };
     for (std::size_t i = 0; i < recs_.size(); ++i) {
         const GuidRec& r = recs_[i];
@@ -774,6 +782,7 @@ Fabric IbReader::finish(const IbnetdiscoverOptions& options) && {
             if (std::string n = switch_name_of(r.desc, long_form); usable(n, long_form)) {
                 given.emplace(n, true);
                 name_of[i] = std::move(n);
+                described_name[i] = true;
                 break;
             }
     }
@@ -797,8 +806,13 @@ Fabric IbReader::finish(const IbnetdiscoverOptions& options) && {
                 throw InputError(source_, r.line, e.what());
             }
             const std::string* m = mapped(r);
-            f.nodes.push_back(
-                FabricNode{name, is_switch, m ? *m : r.desc, r.line, {}, bool(by_guid[i])});
+            f.nodes.push_back(FabricNode{name,
+                                         is_switch,
+                                         m ? *m : r.desc,
+                                         r.line,
+                                         {},
+                                         bool(by_guid[i]),
+                                         bool(described_name[i])});
         } else if (f.nodes[it->second].is_switch != is_switch) {
             throw InputError(source_, r.line,
                              fmt::format("'{}' names both a host and a switch (line {})", name,

@@ -59,8 +59,13 @@ Rails infer_rails(const Fabric& fabric) {
         hosts_with_adapters.insert(a.host);
         const auto index = adapter_index(a.device);
         if (!index) continue;
+        // An adapter counts once per switch, however many of its ports go there.
+        const std::size_t first = placed.size();
         for (const FabricAdapter::Port& p : a.ports)
-            if (fabric.nodes[p.peer].is_switch) placed.push_back({a.host, *index, p.peer, &a});
+            if (fabric.nodes[p.peer].is_switch &&
+                std::none_of(placed.begin() + static_cast<std::ptrdiff_t>(first), placed.end(),
+                             [&](const Placed& q) { return q.leaf == p.peer; }))
+                placed.push_back({a.host, *index, p.peer, &a});
     }
     // Rail hosts: two indexes on two switches at least.
     std::map<std::uint32_t, std::vector<const Placed*>> by_host;

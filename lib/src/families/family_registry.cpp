@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <fmt/format.h>
+#include <limits>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -122,10 +123,14 @@ constexpr std::array<FamilyParam, 4> rail_optimized_params{{
 }};
 std::unique_ptr<Family> rail_optimized(const FamilyValues& v) {
     const std::uint32_t units = v.count("--units"), rails = v.count("--rails");
+    const std::uint64_t half_the_leaves =
+        std::max<std::uint64_t>(1, std::uint64_t{units} * rails / 2);
+    if (!v.given("--spines") && half_the_leaves > std::numeric_limits<std::uint32_t>::max())
+        throw UsageError(fmt::format("rail-optimized: {} units x {} rails: more leaves than "
+                                     "nettopo's 32-bit ids",
+                                     units, rails));
     const std::uint32_t spines =
-        v.given("--spines") ? v.count("--spines")
-                            : static_cast<std::uint32_t>(
-                                  std::max<std::uint64_t>(1, std::uint64_t{units} * rails / 2));
+        v.given("--spines") ? v.count("--spines") : static_cast<std::uint32_t>(half_the_leaves);
     return make_rail_optimized(units, v.count("--hosts-per-unit"), rails, spines);
 }
 

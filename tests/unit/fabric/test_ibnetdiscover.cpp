@@ -882,6 +882,19 @@ TEST_CASE("ibnetdiscover: switches named by their descriptions", "[ibnetdiscover
                                                    "S-0000000000000003"});
         std::istringstream in("SW 1 1 0x01 4x EDR - CA 2 1 0xa1 ( 'spine' - 'a mlx5_0' )\n");
         CHECK(names(read_ibnetdiscover(in, "t.txt")) == std::vector<std::string>{"spine"});
+        // A description naming another switch's GUID name: both keep their GUIDs.
+        std::istringstream guid(
+            "SW 1 1 0x01 4x EDR - SW 2 1 0x02 ( 'S-0000000000000002' - 'Quantum Mellanox' )\n");
+        CHECK(names(read_ibnetdiscover(guid, "t.txt")) ==
+              std::vector<std::string>{"S-0000000000000001", "S-0000000000000002"});
+    }
+    SECTION("two subnets' switches described alike: the later one by its GUID") {
+        std::istringstream a("SW 1 1 0x01 4x EDR - CA 2 1 0xa1 ( 'leaf01' - 'a mlx5_0' )\n");
+        std::istringstream b("SW 1 1 0x02 4x EDR - CA 2 1 0xa2 ( 'leaf01' - 'a mlx5_1' )\n");
+        const Fabric m =
+            merge_fabrics({read_ibnetdiscover(a, "ib0.txt"), read_ibnetdiscover(b, "ib1.txt")});
+        CHECK(names(m) == std::vector<std::string>{"S-0000000000000002", "leaf01"});
+        CHECK(m.adapters.size() == 2);
     }
     SECTION("a node-name map wins") {
         NodeNameMap m;

@@ -53,11 +53,11 @@ std::string replace_all(std::string text, const std::string& from, const std::st
 }
 
 // A -p report (both ends of each cable) of hosts whose adapters are cabled
-// as `cables` says: {host, device, leaf}; leaves are joined by one spine.
+// as `cables` says: {host, device, leaf}, a (host, device) given twice being
+// two ports of one adapter; leaves are joined by one spine.
 std::string ports_report(const std::vector<std::array<std::string, 3>>& cables) {
-    std::map<std::string, unsigned> leaf_guid, next_port;
+    std::map<std::string, unsigned> leaf_guid, next_port, adapter_guid, adapter_port;
     std::string out;
-    unsigned guid = 0x100;
     for (const auto& c : cables)
         if (!leaf_guid.contains(c[2])) leaf_guid[c[2]] = 0x10 + unsigned(leaf_guid.size());
     const auto line = [&](const std::string& a, unsigned ga, unsigned pa, const std::string& da,
@@ -71,10 +71,12 @@ std::string ports_report(const std::vector<std::array<std::string, 3>>& cables) 
         line("SW", 0x1, g, "spine", "SW", g, port, "leaf " + leaf);
     }
     for (const auto& c : cables) {
-        const unsigned g = guid++, port = ++next_port[c[2]];
         const std::string desc = c[0] + " " + c[1];
-        line("CA", g, 1, desc, "SW", leaf_guid[c[2]], port, "leaf " + c[2]);
-        line("SW", leaf_guid[c[2]], port, "leaf " + c[2], "CA", g, 1, desc);
+        if (!adapter_guid.contains(desc))
+            adapter_guid[desc] = 0x100 + static_cast<unsigned>(adapter_guid.size());
+        const unsigned g = adapter_guid[desc], own = ++adapter_port[desc], port = ++next_port[c[2]];
+        line("CA", g, own, desc, "SW", leaf_guid[c[2]], port, "leaf " + c[2]);
+        line("SW", leaf_guid[c[2]], port, "leaf " + c[2], "CA", g, own, desc);
     }
     return out;
 }
@@ -274,6 +276,30 @@ TEST_CASE("rails: a leaf whose hosts bring one rail each is mixed", "[fabric][ra
                                                         {"h2", "mlx5_2", "L1"}})));
         CHECK(d.problems.empty());
         CHECK(d.rails.size() == 3);
+    }
+    SECTION("an adapter with two ports on one leaf counts once") {
+        // h7's dual-port mlx5_0 on L, where six hosts have mlx5_1: one
+        // adapter of rail 0 there, not two, so L serves rail 1 alone and h7's
+        // adapter is on another rail's leaf, reported once.
+        std::vector<std::array<std::string, 3>> cables;
+        for (int h = 1; h <= 6; ++h) {
+            cables.push_back({fmt::format("h{}", h), "mlx5_0", "L0"});
+            cables.push_back({fmt::format("h{}", h), "mlx5_1", "L"});
+        }
+        cables.push_back({"h7", "mlx5_0", "L"});
+        cables.push_back({"h7", "mlx5_0", "L"});
+        cables.push_back({"h7", "mlx5_1", "L2"});
+        const Fabric f = parse(ports_report(cables));
+        const auto h7 = std::find_if(f.adapters.begin(), f.adapters.end(), [&](const auto& a) {
+            return f.nodes[a.host].name == "h7" && a.device == "mlx5_0";
+        });
+        REQUIRE(h7 != f.adapters.end());
+        CHECK(h7->ports.size() == 2);
+        const Rails d = infer_rails(f);
+        REQUIRE(d.problems.size() == 1);
+        // 'leaf L' (two words) names no switch: the leaf keeps its GUID name.
+        CHECK(d.problems[0].text ==
+              "h7 mlx5_0 (rail 0) is cabled to leaf S-0000000000000011, which serves rail 1");
     }
     SECTION("single-adapter hosts and hosts on one switch are not judged") {
         const Rails d = infer_rails(parse(ports_report({{"h1", "mlx5_0", "L0"},

@@ -941,6 +941,9 @@ TEST_CASE("rail-optimized: counts, degrees, rails and hops against BFS", "[famil
     CHECK(pod->diameter() == 4);
     CHECK_THROWS_AS(make_rail_optimized(2, 4, 2, 0), UsageError);
     CHECK_THROWS_AS(make_rail_optimized(0, 4, 2, 1), UsageError);
+    // Half the leaves past 32 bits: the leaves are named, not --spines.
+    CHECK_THROWS_WITH(family_from_spec("rail-optimized --units 65536 --rails 131072"),
+                      Catch::Contains("65536 units x 131072 rails: more leaves than"));
 }
 
 // ===========================================================================

@@ -36,6 +36,9 @@ struct FabricNode {
     /// A host named after its adapters' GUID (`H-<guid>`): neither their
     /// descriptions nor a node-name map named a host.
     bool named_by_guid = false;
+    /// A switch named by its description (switch_name_of), not by the source
+    /// nor a node-name map: merge_fabrics renames it `S-<guid>` on a clash.
+    bool named_by_description = false;
 };
 
 /// A link of a fabric, each physical link once.
@@ -188,8 +191,10 @@ Fabric read_ibnetdiscover(std::istream& in, const std::string& source,
 /// are merged by GUID (by name when they have none), hosts by name; a link
 /// given by several fabrics (overlapping dumps) keeps the largest
 /// multiplicity and the lowest known bandwidth. Messages and the merged
-/// fabric's name use the first source. InputError when a name is a host in
-/// one fabric and a switch in another.
+/// fabric's name use the first source. A switch named by its description
+/// whose name an earlier fabric's node has takes its GUID name `S-<guid>`.
+/// InputError when a name is a host in one fabric and a switch in another
+/// otherwise.
 Fabric merge_fabrics(std::vector<Fabric> fabrics);
 
 /// Slurm topology: topology.conf (topology/tree: SwitchName=... Switches=...
