@@ -36,9 +36,10 @@ struct AllocationSummary {
     /// rail-optimized fabric, a scalable unit (every host on all the unit's
     /// rail leaves); hosts under one switch are one unit too.
     std::uint32_t units = 0;
-    /// Switches a host of the allocation is cabled to: the fewest and the
-    /// most (its rails, on a rail-optimized fabric).
-    std::uint32_t min_host_leaves = 0, max_host_leaves = 0;
+    /// Switches a host of the allocation is cabled to (its rails, on a
+    /// rail-optimized fabric): the fewest over its hosts.
+    std::uint32_t min_host_leaves = 0;
+    std::uint32_t max_host_leaves = 0; ///< the same: the most over its hosts
 };
 
 /// One breadth-first search per host, stopped once every host is reached,
