@@ -9,6 +9,7 @@
 // M + u*R + r), then the spines. Two hosts of one unit share all R leaves: 2
 // hops; of two units, a leaf of each and a spine between: 4.
 #include "families/family_limits.hpp"
+#include "families/host_switch_latency.hpp"
 #include "nettopo/families/family.hpp"
 
 #include <fmt/format.h>
@@ -68,10 +69,7 @@ public:
     bool has_latency_formula(const ClassLatenciesPs&) const override { return true; }
     std::int64_t machine_latency_ps(std::uint32_t a, std::uint32_t b,
                                     const ClassLatenciesPs& ps) const override {
-        const std::uint32_t hops = machine_hops(a, b);
-        if (hops == 0) return 0;
-        return 2 * ps[static_cast<std::size_t>(LinkClass::HostSwitch)] +
-               std::int64_t{hops - 2} * ps[static_cast<std::size_t>(LinkClass::SwitchSwitch)];
+        return detail::host_switch_path_latency_ps(machine_hops(a, b), ps);
     }
 
     void emit(FamilySink& sink) const override {

@@ -9,6 +9,7 @@
 // digit) by each of the w_{l+1} parent digits. Two hosts meet at the lowest
 // level above the highest position where their labels differ.
 #include "families/family_limits.hpp"
+#include "families/host_switch_latency.hpp"
 #include "nettopo/families/family.hpp"
 
 #include <algorithm>
@@ -76,10 +77,7 @@ public:
     bool has_latency_formula(const ClassLatenciesPs&) const override { return true; }
     std::int64_t machine_latency_ps(std::uint32_t a, std::uint32_t b,
                                     const ClassLatenciesPs& ps) const override {
-        const std::uint32_t hops = machine_hops(a, b);
-        if (hops == 0) return 0;
-        return 2 * ps[static_cast<std::size_t>(LinkClass::HostSwitch)] +
-               std::int64_t{hops - 2} * ps[static_cast<std::size_t>(LinkClass::SwitchSwitch)];
+        return detail::host_switch_path_latency_ps(machine_hops(a, b), ps);
     }
 
     std::uint32_t diameter() const override {

@@ -6,6 +6,7 @@
 // below are written here to reach the rule's corners, never called real.
 #include "nettopo/fabric/fabric.hpp"
 #include "nettopo/fabric/rails.hpp"
+#include "testkit/temp_dir.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -22,14 +23,6 @@ using namespace nettopo;
 using Catch::Contains;
 
 namespace {
-
-std::string read_text(const std::string& path) {
-    std::ifstream in(path);
-    REQUIRE(in);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
 
 std::string shared_fabric(const std::string& name) {
     return std::string(NETTOPO_SHARED_DATA) + "/fabrics/" + name;
@@ -103,7 +96,7 @@ TEST_CASE("rails: adapter indexes in both naming conventions", "[fabric][rails]"
 
 TEST_CASE("rails: each host's adapters, as the dump gives them", "[fabric][rails]") {
     const std::string path = shared_fabric("dgx-superpod-cs8500.ibnetdiscover");
-    const std::string text = read_text(path);
+    const std::string text = test::read_file(path);
     const Fabric f = parse(text, path);
     // The oracle: the dump's own Ca headers and the port line after each.
     const std::regex header(R"re(^Ca\s+\d+\s+"H-([0-9a-f]+)"\s*#\s*"([^"]*)")re");
@@ -157,8 +150,8 @@ TEST_CASE("rails: each host's adapters, as the dump gives them", "[fabric][rails
 
 TEST_CASE("rails: the two output formats give the same adapters", "[fabric][rails]") {
     const std::string dir = std::string(NETTOPO_TEST_DATA) + "/ibnetdiscover/";
-    const Fabric t = parse(read_text(dir + "small-topology.txt"));
-    const Fabric p = parse(read_text(dir + "small-ports.txt"));
+    const Fabric t = parse(test::read_file(dir + "small-topology.txt"));
+    const Fabric p = parse(test::read_file(dir + "small-ports.txt"));
     REQUIRE(t.adapters.size() == 4);
     REQUIRE(p.adapters.size() == t.adapters.size());
     for (std::size_t i = 0; i < t.adapters.size(); ++i) {
@@ -180,7 +173,7 @@ TEST_CASE("rails: the two output formats give the same adapters", "[fabric][rail
 
 TEST_CASE("rails: the real DGX SuperPOD dump", "[fabric][rails]") {
     const std::string path = shared_fabric("dgx-superpod-cs8500.ibnetdiscover");
-    const std::string text = read_text(path);
+    const std::string text = test::read_file(path);
     const Rails r = infer_rails(parse(text, path));
     std::vector<std::uint32_t> indexes;
     for (const Rail& rail : r.rails) indexes.push_back(rail.index);
@@ -234,7 +227,7 @@ TEST_CASE("rails: the real DGX SuperPOD dump", "[fabric][rails]") {
 
 TEST_CASE("rails: the real CS7500 dump, two indexes per leaf by design", "[fabric][rails]") {
     const std::string path = shared_fabric("fire-cs7500-2rail.ibnetdiscover");
-    const Rails r = infer_rails(parse(read_text(path), path));
+    const Rails r = infer_rails(parse(test::read_file(path), path));
     CHECK(r.rails.size() == 4);
     CHECK(r.rail_hosts == 719);
     // The 4-adapter hosts put HCA-1 and HCA-3 on one leaf, HCA-2 and HCA-4
