@@ -91,27 +91,28 @@ void add_balance_options(CLI::App& app, BalanceToolOptions& o) {
                    "preset's, else none)")
         ->check(CLI::IsMember({"none", "gige", "ib", "shm"}));
     const auto micro = CLI::Range(0.0, 1e9);
-    app.add_option("--overhead-us", o.overhead_us,
+    app.add_option("--overhead-us", o.costs.overhead_us,
                    "o: CPU time to send, and again to receive, a message between machines")
         ->check(micro);
-    app.add_option("--gap-us", o.gap_us, "g: least interval between two messages of one PE")
+    app.add_option("--gap-us", o.costs.gap_us, "g: least interval between two messages of one PE")
         ->check(micro);
-    app.add_option("--intra-overhead-us", o.intra_overhead_us, "o inside a machine")->check(micro);
-    app.add_option("--intra-gap-us", o.intra_gap_us, "g inside a machine")->check(micro);
-    app.add_option("--round-us", o.round_us,
+    app.add_option("--intra-overhead-us", o.costs.intra_overhead_us, "o inside a machine")
+        ->check(micro);
+    app.add_option("--intra-gap-us", o.costs.intra_gap_us, "g inside a machine")->check(micro);
+    app.add_option("--round-us", o.costs.round_us,
                    "Least time of a protocol round, even when nothing arrives")
         ->check(micro);
-    app.add_option("--gather", o.gather,
+    app.add_option("--gather", o.costs.gather,
                    "Charge centralised strategies the statistics sent to PE 0 and the decision "
                    "broadcast (on/off)")
         ->check(completion_words({"on", "off"}));
-    app.add_option("--migration-us", o.migration_us,
+    app.add_option("--migration-us", o.costs.migration_us,
                    "Fixed cost of a migrated task at its sender and again at its receiver")
         ->check(micro);
-    app.add_option("--local-ns", o.local_ns,
+    app.add_option("--local-ns", o.costs.local_ns,
                    "Distributed strategies' own computation per task of the busiest PE")
         ->check(micro);
-    app.add_option("--noise", o.noise,
+    app.add_option("--noise", o.costs.noise,
                    "Relative noise of measured loads (standard deviation, seeded)")
         ->check(CLI::Range(0.0, 10.0));
     app.add_option("--refine-tolerance", o.refine_tolerance,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "nettopo/balance/comm_model.hpp"
+#include "nettopo/balance/detail/platform.hpp"
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
@@ -30,9 +31,7 @@ struct BalanceToolOptions {
     bool mpi = false; // one MPI rank per PE (mpi_balance.hpp)
     // Costs (platform.hpp): a network kind, then each knob on its own.
     std::string network; // empty: the preset's, else none
-    std::optional<double> overhead_us, gap_us, intra_overhead_us, intra_gap_us, round_us;
-    std::optional<double> migration_us, local_ns, noise;
-    std::optional<bool> gather;
+    CostOverrides costs; // --overhead-us ... --gather
     // Strategy parameters (StrategyOptions), unset: their defaults.
     std::optional<double> refine_tolerance, refine_step, smart_threshold, smart_gap, topo_slack;
     std::optional<double> grapevine_tolerance, packdrop_tolerance;

@@ -120,22 +120,6 @@ const PlatformCosts& platform_of(const Options& o, const WorkloadPreset* preset)
     return platform_costs(preset ? preset->network : "none");
 }
 
-// The platform's costs, then each knob given on its own.
-void apply_costs(const Options& o, const PlatformCosts& platform, CommModelOptions& m,
-                 StepCosts& step) {
-    apply_platform(platform, m, step);
-    constexpr double us = 1e-6;
-    if (o.overhead_us) m.network_costs.overhead_seconds = *o.overhead_us * us;
-    if (o.gap_us) m.network_costs.gap_seconds = *o.gap_us * us;
-    if (o.intra_overhead_us) m.intra_machine_costs.overhead_seconds = *o.intra_overhead_us * us;
-    if (o.intra_gap_us) m.intra_machine_costs.gap_seconds = *o.intra_gap_us * us;
-    if (o.round_us) m.min_round_seconds = *o.round_us * us;
-    if (o.migration_us) step.migration_seconds_per_task = *o.migration_us * us;
-    if (o.local_ns) step.local_seconds_per_task = *o.local_ns * 1e-9;
-    if (o.noise) step.load_noise = *o.noise;
-    if (o.gather) step.gather_statistics = *o.gather;
-}
-
 // The costs in the report's parameters, when any is set; step_costs: those
 // of a simulated run too (balancing once has no step to charge).
 void add_cost_parameters(const PlatformCosts& platform, const CommModelOptions& m,
@@ -232,7 +216,7 @@ int compare(const Options& o, const BalanceReportHeader& base) {
     CommModelOptions model_choice = model_options(o, shown, topology);
     SimulationOptions sim;
     const PlatformCosts& platform = platform_of(o, preset);
-    apply_costs(o, platform, model_choice, sim.step_costs);
+    apply_costs(platform, o.costs, model_choice, sim.step_costs);
     const CommModel model(cluster, model_choice);
     sim.progress = shown;
     sim.measure_wall_time = o.decision_time == "measured";
@@ -316,7 +300,7 @@ int balance_once(const Options& o, const BalanceReportHeader& base) {
     CommModelOptions model_choice = model_options(o, shown, topology);
     StepCosts unused_step; // balancing once: no run, no step to charge
     const PlatformCosts& platform = platform_of(o, nullptr);
-    apply_costs(o, platform, model_choice, unused_step);
+    apply_costs(platform, o.costs, model_choice, unused_step);
     const CommModel model(cluster, model_choice);
     progress.finish();
     const std::vector<double> loads = read_task_loads(o.tasks);

@@ -89,4 +89,19 @@ void apply_platform(const PlatformCosts& platform, CommModelOptions& model, Step
     step = platform.step;
 }
 
+void apply_costs(const PlatformCosts& platform, const CostOverrides& o, CommModelOptions& m,
+                 StepCosts& step) {
+    apply_platform(platform, m, step);
+    constexpr double us = 1e-6;
+    if (o.overhead_us) m.network_costs.overhead_seconds = *o.overhead_us * us;
+    if (o.gap_us) m.network_costs.gap_seconds = *o.gap_us * us;
+    if (o.intra_overhead_us) m.intra_machine_costs.overhead_seconds = *o.intra_overhead_us * us;
+    if (o.intra_gap_us) m.intra_machine_costs.gap_seconds = *o.intra_gap_us * us;
+    if (o.round_us) m.min_round_seconds = *o.round_us * us;
+    if (o.migration_us) step.migration_seconds_per_task = *o.migration_us * us;
+    if (o.local_ns) step.local_seconds_per_task = *o.local_ns * 1e-9;
+    if (o.noise) step.load_noise = *o.noise;
+    if (o.gather) step.gather_statistics = *o.gather;
+}
+
 } // namespace nettopo

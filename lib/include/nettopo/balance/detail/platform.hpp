@@ -8,6 +8,7 @@
 #include "nettopo/balance/comm_model.hpp"
 #include "nettopo/balance/step_costs.hpp"
 
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -29,5 +30,18 @@ const PlatformCosts& platform_costs(std::string_view name);
 
 // Sets the communication model's software costs from a platform.
 void apply_platform(const PlatformCosts& platform, CommModelOptions& model, StepCosts& step);
+
+// Costs given one by one, in the units people quote them in, each replacing
+// its platform's: LogP's o and g, between machines and inside one, the
+// round floor, and what a balancing step pays (share/doc/balance.md).
+struct CostOverrides {
+    std::optional<double> overhead_us, gap_us, intra_overhead_us, intra_gap_us, round_us;
+    std::optional<double> migration_us, local_ns, noise;
+    std::optional<bool> gather;
+};
+
+// The platform's costs, then each override given.
+void apply_costs(const PlatformCosts& platform, const CostOverrides& overrides,
+                 CommModelOptions& model, StepCosts& step);
 
 } // namespace nettopo
