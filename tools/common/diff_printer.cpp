@@ -24,7 +24,7 @@ struct Noun {
 };
 
 // In the order the summary lists them.
-constexpr std::array<Noun, 14> nouns = {{
+constexpr std::array<Noun, 17> nouns = {{
     {"switch missing", "switches missing", "switch_missing"},
     {"switch added", "switches added", "switch_added"},
     {"host missing", "hosts missing", "machine_missing"},
@@ -39,6 +39,9 @@ constexpr std::array<Noun, 14> nouns = {{
     {"link with higher latency", "links with higher latency", "latency_changed"},
     {"link with lower latency", "links with lower latency", "latency_changed"},
     {"host changed", "hosts changed", "machine_changed"},
+    {"adapter moved", "adapters moved", "adapter_moved"},
+    {"adapter missing", "adapters missing", "adapter_missing"},
+    {"adapter added", "adapters added", "adapter_added"},
 }};
 
 std::size_t noun_of(const ClusterDifference& d) {
@@ -64,6 +67,12 @@ std::size_t noun_of(const ClusterDifference& d) {
         return d.actual > d.expected ? 11 : 12;
     case DifferenceKind::machine_changed:
         break;
+    case DifferenceKind::adapter_moved:
+        return 14;
+    case DifferenceKind::adapter_missing:
+        return 15;
+    case DifferenceKind::adapter_added:
+        return 16;
     }
     return 13; // host changed
 }
@@ -129,7 +138,31 @@ void counts_json(JsonWriter& j, const MachineCounts& c) {
     j.end_object();
 }
 
+// " port 2" for an adapter's port, when known.
+std::string port_text(const ClusterDifference& d) {
+    return d.port ? fmt::format(" port {}", d.port) : std::string();
+}
+
 } // namespace
+
+std::string difference_text(const ClusterDifference& d, const Rails* rails) {
+    std::string text = difference_text(d);
+    if (!rails || d.kind != DifferenceKind::adapter_moved) return text;
+    // Which rails the two leaves serve, by the expected cluster's rails.
+    const auto serves = [&](const std::string& leaf) -> std::string {
+        for (const RailLeaf& l : rails->leaves)
+            if (l.name == leaf) {
+                std::string r;
+                for (const std::uint32_t i : l.serves)
+                    r += fmt::format("{}{}", r.empty() ? "" : ",", i);
+                return fmt::format("rail {}", r);
+            }
+        return "no rail";
+    };
+    const std::string was = serves(d.was), now = serves(d.peer);
+    if (was != now) text += fmt::format(" (from a leaf of {} to a leaf of {})", was, now);
+    return text;
+}
 
 std::string difference_text(const ClusterDifference& d) {
     const char* noun = nouns[noun_of(d)].one;
@@ -162,6 +195,11 @@ std::string difference_text(const ClusterDifference& d) {
                            format_number(d.actual));
     case DifferenceKind::machine_changed:
         return fmt::format("{}: {}: {}", noun, d.name, machine_change_text(d.machine));
+    case DifferenceKind::adapter_moved:
+        return fmt::format("{}: {}{}: {} -> {}", noun, d.name, port_text(d), d.was, d.peer);
+    case DifferenceKind::adapter_missing:
+    case DifferenceKind::adapter_added:
+        return fmt::format("{}: {}{} (cabled to {})", noun, d.name, port_text(d), d.peer);
     }
     return {};
 }
@@ -178,8 +216,8 @@ std::string diff_summary_text(const ClusterDiff& diff) {
                        fmt::join(parts, ", "));
 }
 
-void write_diff_text(const ClusterDiff& diff, std::ostream& out) {
-    for (const ClusterDifference& d : diff.differences) out << difference_text(d) << '\n';
+void write_diff_text(const ClusterDiff& diff, std::ostream& out, const Rails* rails) {
+    for (const ClusterDifference& d : diff.differences) out << difference_text(d, rails) << '\n';
     out << diff_summary_text(diff) << '\n';
 }
 
@@ -209,6 +247,15 @@ void write_diff_json(const ClusterDiff& diff, std::ostream& out) {
             j.end_array();
             break;
         }
+        case DifferenceKind::adapter_moved:
+        case DifferenceKind::adapter_missing:
+        case DifferenceKind::adapter_added:
+            j.field("adapter", d.name).field("port", d.port);
+            if (d.kind == DifferenceKind::adapter_moved)
+                j.field("expected_peer", d.was).field("actual_peer", d.peer);
+            else
+                j.field("peer", d.peer);
+            break;
         default: { // a link
             j.key("ends").begin_array().value(d.name).value(d.peer).end_array();
             auto number = [&](const char* key, double v, bool zero_unknown) {

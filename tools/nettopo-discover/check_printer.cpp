@@ -2,6 +2,7 @@
 
 #include "common/cluster_printer.hpp"
 #include "common/json_writer.hpp"
+#include "common/rails_printer.hpp"
 #include "common/tool_support.hpp"
 
 #include <fmt/format.h>
@@ -30,54 +31,6 @@ std::vector<std::string> note_lines(const CheckReport& r) {
             AssemblyIssue{"host", "in the fabric given --default-machine", r.defaulted_hosts}
                 .summary());
     return lines;
-}
-
-const char* kind_name(RailProblem::Kind k) {
-    switch (k) {
-    case RailProblem::Kind::wrong_leaf:
-        return "wrong_leaf";
-    case RailProblem::Kind::missing_rail:
-        return "missing_rail";
-    case RailProblem::Kind::mixed_leaf:
-        return "mixed_leaf";
-    }
-    return "wrong_leaf";
-}
-
-void write_rails_json(const Rails& rails, JsonWriter& w) {
-    w.key("rails").begin_object();
-    w.key("rails").begin_array();
-    for (const Rail& rail : rails.rails) {
-        w.begin_object();
-        w.field("index", rail.index);
-        w.field("leaves", rail.leaves);
-        w.field("hosts", rail.hosts);
-        w.end_object();
-    }
-    w.end_array();
-    w.field("leaves", rails.leaves.size());
-    w.field("single_rail_leaves", rails.single_rail_leaves);
-    w.field("rail_hosts", rails.rail_hosts);
-    w.field("other_hosts", rails.other_hosts);
-    w.key("problems").begin_array();
-    for (const RailProblem& p : rails.problems) {
-        w.begin_object();
-        w.field("kind", kind_name(p.kind));
-        w.field("host", p.host);
-        w.field("adapter", p.adapter);
-        w.field("leaf", p.leaf);
-        if (p.kind == RailProblem::Kind::mixed_leaf)
-            w.key("rail").null();
-        else
-            w.field("rail", p.index);
-        w.key("leaf_serves").begin_array();
-        for (const std::uint32_t i : p.serves) w.value(i);
-        w.end_array();
-        w.field("text", p.text);
-        w.end_object();
-    }
-    w.end_array();
-    w.end_object();
 }
 
 } // namespace

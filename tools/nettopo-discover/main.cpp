@@ -159,8 +159,9 @@ int compare_with_expected(const Options& o, const std::optional<nettopo::Cluster
                           const nettopo::Cluster& cluster) {
     if (!expected) return nettopo::exit_ok;
     const nettopo::ClusterDiff diff = nettopo::diff_clusters(*expected, cluster);
+    const nettopo::Rails rails = nettopo::infer_rails(*expected);
     for (const nettopo::ClusterDifference& d : diff.differences)
-        std::cerr << fmt::format("nettopo-discover: {}\n", nettopo::difference_text(d));
+        std::cerr << fmt::format("nettopo-discover: {}\n", nettopo::difference_text(d, &rails));
     if (!diff.identical()) {
         std::cerr << fmt::format("nettopo-discover: the cluster differs from {}: {}\n", o.expect,
                                  nettopo::diff_summary_text(diff));

@@ -6,7 +6,9 @@
 #include "common/dot_writer.hpp"
 #include "common/drawing.hpp"
 #include "common/output.hpp"
+#include "common/rails_printer.hpp"
 #include "common/tool_support.hpp"
+#include "nettopo-query/adapter_pair.hpp"
 #include "nettopo-query/allocation_printer.hpp"
 #include "nettopo-query/device_printer.hpp"
 #include "nettopo-query/distribute_command.hpp"
@@ -57,17 +59,27 @@ const std::vector<SubCommand>& commands() {
          [](Run& r) { r.for_pairs([&](PeId a, PeId b) { r.out.proximity(a, b); }); }},
         {"ancestor", "Deepest common object of two PEs of one machine", "pair",
          [](Run& r) { r.for_pairs([&](PeId a, PeId b) { r.out.ancestor(a, b); }); }},
-        {"hops", "Fewest network links between the PEs' machines", "pair",
+        {"hops",
+         "Fewest network links between the PEs' machines, or from an adapter or a GPU "
+         "(HOST:mlx5_3, HOST:gpu2: through its nearest cabled adapter)",
+         "pair",
          [](Run& r) {
+             if (run_adapter_pair(r, AdapterQuestion::hops)) return;
              r.for_pairs([&](PeId a, PeId b) { r.out.hops(a, b, r.engine.hop_count(a, b)); }, true);
          }},
-        {"distance", "Latency between two PEs (ns)", "pair",
+        {"distance", "Latency between two PEs (ns), or between adapters or GPUs (HOST:DEVICE)",
+         "pair",
          [](Run& r) {
+             if (run_adapter_pair(r, AdapterQuestion::distance)) return;
              r.for_pairs([&](PeId a, PeId b) { r.out.distance(a, b, r.engine.distance(a, b)); },
                          true);
          }},
-        {"path", "Machines and switches on one shortest path", "pair",
+        {"path",
+         "Machines and switches on one shortest path (with HOST:DEVICE ends: the adapters it "
+         "leaves and enters by)",
+         "pair",
          [](Run& r) {
+             if (run_adapter_pair(r, AdapterQuestion::path)) return;
              const PathMetric m = r.o.by_hops ? PathMetric::Hops : PathMetric::Latency;
              r.for_pairs([&](PeId a, PeId b) { r.out.path(a, b, r.engine.path(a, b, m)); });
          }},
@@ -118,7 +130,20 @@ const std::vector<SubCommand>& commands() {
                  return;
              }
              const ClusterSummary s = summarize(r.cluster);
-             r.o.json ? write_summary_json(s, std::cout) : write_summary_text(s, std::cout);
+             // The rails of the hosts' adapters, when the cluster keeps them.
+             const Rails rails = infer_rails(r.cluster);
+             if (!r.o.json) {
+                 write_summary_text(s, std::cout);
+                 write_rails_text(rails, std::cout);
+             } else if (rails.rails.empty()) {
+                 write_summary_json(s, std::cout);
+             } else {
+                 JsonWriter j(std::cout);
+                 j.begin_object().key("summary");
+                 write_summary_object(s, j);
+                 write_rails_json(rails, j);
+                 j.end_object().line();
+             }
          }},
         {"show", "lstopo-like view of the cluster", "",
          [](Run& r) {
@@ -188,7 +213,8 @@ const std::vector<SubCommand>& commands() {
                  throw UsageError("-i - and diff - cannot both read standard input");
              const Cluster expected = load_cluster(r.o.expected, r.load);
              const ClusterDiff diff = diff_clusters(expected, r.cluster);
-             r.o.json ? write_diff_json(diff, std::cout) : write_diff_text(diff, std::cout);
+             const Rails rails = infer_rails(expected);
+             r.o.json ? write_diff_json(diff, std::cout) : write_diff_text(diff, std::cout, &rails);
              if (!diff.identical()) r.code = exit_differences;
          }},
         {"index",

@@ -4,6 +4,7 @@
 // machine type whatever file they came from.
 #include "nettopo/assemble/assemble.hpp"
 
+#include "assemble/adapter_join.hpp"
 #include "nettopo/hwloc/hwloc_source.hpp"
 #include "nettopo/model/cluster_builder.hpp"
 #include "nettopo/query/summary.hpp"
@@ -105,6 +106,7 @@ public:
                              "left out of the hosts, as adapters of their switches",
                              fabric_->switch_adapters});
         for (AssemblyIssue& note : export_notes()) notes.push_back(std::move(note));
+        for (AssemblyIssue& note : join_notes_) notes.push_back(std::move(note));
         return Assembly{std::move(cluster), std::move(issues_),
                         std::move(notes),   std::move(defaulted_),
                         fabric_problems(),  fabric_ ? infer_rails(*fabric_) : Rails{}};
@@ -328,6 +330,7 @@ private:
                 return ClusterBuilder::Endpoint{false, machine_of_node[n]};
             return std::nullopt; // a host left out
         };
+        attach_adapters(builder, machine_of_node, switch_of_node);
         for (const FabricLink& l : fabric_->links) {
             const auto a = endpoint(l.a), b = endpoint(l.b);
             if (!a || !b) continue;
@@ -347,6 +350,50 @@ private:
         } catch (const InputError& e) { // not connected, too large: the fabric's files say so
             throw InputError(fabric_files(), 0, e);
         }
+    }
+
+    // Each machine's adapters as the fabric cables them, named as its
+    // export names them (adapter_join.hpp); what did not join is noted.
+    void attach_adapters(ClusterBuilder& builder, const std::vector<std::uint32_t>& machine_of_node,
+                         const std::vector<std::uint32_t>& switch_of_node) {
+        constexpr std::uint32_t none = std::numeric_limits<std::uint32_t>::max();
+        std::vector<std::vector<std::uint32_t>> adapters_of(fabric_->nodes.size());
+        for (std::uint32_t i = 0; i < fabric_->adapters.size(); ++i)
+            adapters_of[fabric_->adapters[i].host].push_back(i);
+        std::vector<std::string> unmatched, uncabled;
+        for (std::uint32_t n = 0; n < fabric_->nodes.size(); ++n) {
+            const std::uint32_t m = machine_of_node[n];
+            if (m == none || adapters_of[n].empty()) continue;
+            const Machine& mc = machines_[m];
+            const bool exported = mc.tree != (default_tree_ ? &*default_tree_ : nullptr);
+            const std::span<const DeviceIdentity> ids =
+                mc.identities ? std::span<const DeviceIdentity>(*mc.identities)
+                              : std::span<const DeviceIdentity>();
+            detail::AdapterJoin join = detail::join_adapters(*fabric_, adapters_of[n], mc.name,
+                                                             exported ? mc.tree : nullptr, ids);
+            std::vector<ClusterBuilder::Cable> cables;
+            for (detail::JoinedCable& c : join.cables) {
+                ClusterBuilder::Endpoint peer;
+                if (switch_of_node[c.peer] != none)
+                    peer = {true, switch_of_node[c.peer]};
+                else if (machine_of_node[c.peer] != none)
+                    peer = {false, machine_of_node[c.peer]};
+                else
+                    continue; // a host left out
+                cables.push_back({std::move(c.device), c.guid, c.port, peer});
+            }
+            builder.set_attachments(MachineId(m), std::move(cables));
+            for (std::string& s : join.unmatched) unmatched.push_back(std::move(s));
+            for (std::string& s : join.uncabled) uncabled.push_back(std::move(s));
+        }
+        const auto add = [&](std::vector<std::string> names, std::string what) {
+            if (names.empty()) return;
+            std::sort(names.begin(), names.end(), natural_less);
+            join_notes_.push_back({"adapter", std::move(what), std::move(names)});
+        };
+        add(std::move(unmatched), "in the fabric matching no adapter of its host's hwloc export "
+                                  "(by NodeGUID, else by name), named as the fabric names it");
+        add(std::move(uncabled), "of an hwloc export cabled nowhere in the fabric");
     }
 
     // The fabric's file, or its files when several were merged.
@@ -370,6 +417,7 @@ private:
     std::vector<Machine> machines_;
     std::vector<AssemblyIssue> issues_;
     std::vector<std::string> defaulted_;
+    std::vector<AssemblyIssue> join_notes_; // attach_adapters'
 };
 
 } // namespace

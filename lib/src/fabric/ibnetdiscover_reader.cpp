@@ -119,14 +119,6 @@ std::string_view trim(std::string_view s) {
 }
 
 // 1 to 16 hex digits, nothing else.
-std::optional<std::uint64_t> parse_hex(std::string_view s) {
-    std::uint64_t v = 0;
-    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
-    if (s.empty() || s.size() > 16 || ec != std::errc() || p != s.data() + s.size())
-        return std::nullopt;
-    return v;
-}
-
 // A cursor over one line.
 struct Scan {
     explicit Scan(std::string_view line) : s(line) {}
@@ -917,22 +909,6 @@ std::string switch_name_of(std::string_view description, bool long_form) {
     // unique only when the fabric has one switch of that model: not a name.
     if (d.find('#') != std::string_view::npos || words(d).size() != 1) return {};
     return std::string(d);
-}
-
-std::optional<std::uint32_t> adapter_index(std::string_view device) {
-    std::size_t digits = 0;
-    while (digits < device.size() &&
-           std::isdigit(static_cast<unsigned char>(device[device.size() - 1 - digits])))
-        ++digits;
-    if (digits == 0 || digits > 6) return std::nullopt;
-    std::uint32_t n = 0;
-    for (const char c : device.substr(device.size() - digits))
-        n = n * 10 + static_cast<std::uint32_t>(c - '0');
-    if (device.substr(0, device.size() - digits) == "HCA-") {
-        if (n == 0) return std::nullopt; // numbered from 1
-        return n - 1;
-    }
-    return n;
 }
 
 Fabric read_ibnetdiscover(std::istream& in, const std::string& source,

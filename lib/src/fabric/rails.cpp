@@ -221,4 +221,24 @@ Rails infer_rails(const Fabric& fabric) {
     return out;
 }
 
+Rails infer_rails(const Cluster& cluster) {
+    if (!cluster.has_attachments()) return {};
+    // The cluster's vertices as the fabric's nodes (the same indexes).
+    Fabric f;
+    const std::uint32_t machines = cluster.num_machines();
+    f.nodes.resize(std::size_t{machines} + cluster.num_switches());
+    for (std::uint32_t v = 0; v < f.nodes.size(); ++v) {
+        f.nodes[v].name = std::string(cluster.vertex_name(VertexId(v)));
+        f.nodes[v].is_switch = v >= machines;
+    }
+    for (std::uint32_t m = 0; m < machines; ++m)
+        for (const Attachment& a : cluster.attachments(MachineId(m))) {
+            if (f.adapters.empty() || f.adapters.back().host != m ||
+                f.adapters.back().device != a.device)
+                f.adapters.push_back({m, a.guid, a.device, a.device});
+            f.adapters.back().ports.push_back({a.port, a.peer.value, 0});
+        }
+    return infer_rails(f);
+}
+
 } // namespace nettopo

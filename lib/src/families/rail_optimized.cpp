@@ -79,8 +79,10 @@ public:
         const auto first_leaf = static_cast<std::uint32_t>(machines_);
         const auto first_spine = static_cast<std::uint32_t>(machines_ + leaves_);
         for (std::uint32_t m = 0; m < machines_; ++m)
-            for (std::uint32_t r = 0; r < r_; ++r)
+            for (std::uint32_t r = 0; r < r_; ++r) {
                 sink.link(m, first_leaf + (m / h_) * r_ + r, LinkClass::HostSwitch);
+                sink.adapter(m, r, first_leaf + (m / h_) * r_ + r);
+            }
         for (std::uint32_t l = 0; l < leaves_; ++l)
             for (std::uint32_t s = 0; s < s_; ++s)
                 sink.link(first_leaf + l, first_spine + s, LinkClass::SwitchSwitch);

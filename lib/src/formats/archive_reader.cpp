@@ -80,6 +80,10 @@ public:
             if (version < 4) fail(ids, "<identities> needs archive format version 4");
             read_identities(ids, cluster);
         }
+        if (const pugi::xml_node cables = root.child("attachments")) {
+            if (version < 5) fail(cables, "<attachments> needs archive format version 5");
+            read_attachments(cables, cluster);
+        }
         return cluster;
     }
 
@@ -144,6 +148,71 @@ private:
             for (DeviceIdentity& d : by_machine[m]) all.push_back(std::move(d));
         }
         if (!all.empty()) cluster.set_identity_parts(std::move(offsets), std::move(all));
+    }
+
+    // <attachments>: per machine by name, each adapter naming the vertex
+    // its cable reaches.
+    void read_attachments(pugi::xml_node list, Cluster& cluster) const {
+        std::vector<std::vector<Attachment>> by_machine(cluster.num_machines());
+        for (pugi::xml_node e : list.children()) {
+            if (std::string_view(e.name()) != "machine")
+                fail(e, fmt::format("unexpected <{}> inside <attachments>", e.name()));
+            const std::string_view name = text(e, "name");
+            const std::optional<MachineId> m = cluster.find_machine(name);
+            if (!m)
+                fail(e, fmt::format("attachments of machine '{}', which the archive lacks",
+                                    shown_name(name)));
+            if (!by_machine[m->value].empty())
+                fail(e, fmt::format("a second <machine name=\"{}\"> in <attachments>",
+                                    shown_name(name)));
+            for (pugi::xml_node i : e.children()) {
+                if (std::string_view(i.name()) != "adapter")
+                    fail(i, fmt::format("unexpected <{}> inside <machine>", i.name()));
+                Attachment a;
+                a.device = text(i, "device");
+                a.port = static_cast<std::uint32_t>(optional_number(i, "port", 0, 0xffffffffu));
+                if (const pugi::xml_attribute g = i.attribute("guid")) {
+                    const std::string_view v = g.value();
+                    const auto guid = v.starts_with("0x") ? parse_hex(v.substr(2)) : std::nullopt;
+                    if (!guid)
+                        fail(i, fmt::format("guid=\"{}\" is not a hexadecimal GUID (0x...)",
+                                            shown_name(v)));
+                    a.guid = *guid;
+                }
+                const std::string_view to = text(i, "to");
+                const std::optional<VertexId> peer = cluster.find_vertex(to);
+                if (!peer)
+                    fail(i, fmt::format("to=\"{}\": the archive has no such machine or switch",
+                                        shown_name(to)));
+                a.peer = *peer;
+                // The model's checks (set_attachment_parts), with this element's line.
+                if (a.device.empty()) fail(i, "device=\"\": an adapter's device name is empty");
+                located(i, [&] { check_name("device name", a.device); });
+                const auto near = cluster.network().neighbors(cluster.vertex(*m));
+                if (std::find(near.begin(), near.end(), a.peer) == near.end())
+                    fail(i, fmt::format("to=\"{}\": machine '{}' has no link to it", shown_name(to),
+                                        shown_name(name)));
+                std::vector<Attachment>& mine = by_machine[m->value];
+                if (std::any_of(mine.begin(), mine.end(), [&](const Attachment& b) {
+                        return b.device == a.device && b.port == a.port;
+                    }))
+                    fail(i, fmt::format("adapter {} port {} of machine '{}' a second time",
+                                        shown_name(a.device), a.port, shown_name(name)));
+                mine.push_back(std::move(a));
+            }
+        }
+        std::vector<std::uint64_t> offsets(by_machine.size() + 1, 0);
+        std::vector<Attachment> all;
+        for (std::size_t m = 0; m < by_machine.size(); ++m) {
+            offsets[m + 1] = offsets[m] + by_machine[m].size();
+            for (Attachment& a : by_machine[m]) all.push_back(std::move(a));
+        }
+        if (all.empty()) return;
+        try {
+            cluster.set_attachment_parts(std::move(offsets), std::move(all));
+        } catch (const ValueError& e) {
+            fail(list, e.what());
+        }
     }
 
     // 1 + the newlines before `offset`, as the text was read.

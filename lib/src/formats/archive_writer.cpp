@@ -167,6 +167,25 @@ void write_identities(pugi::xml_node list, const Cluster& c) {
     }
 }
 
+// Version 5: each host's cabled adapter ports, per machine, each naming the
+// vertex its cable reaches; a GUID as ibnetdiscover writes them, port and
+// GUID left out when unknown.
+void write_attachments(pugi::xml_node list, const Cluster& c) {
+    for (std::uint32_t m = 0; m < c.num_machines(); ++m) {
+        const std::span<const Attachment> cables = c.attachments(MachineId(m));
+        if (cables.empty()) continue;
+        pugi::xml_node e = list.append_child("machine");
+        e.append_attribute("name") = std::string(c.machine_name(MachineId(m))).c_str();
+        for (const Attachment& a : cables) {
+            pugi::xml_node i = e.append_child("adapter");
+            i.append_attribute("device") = a.device.c_str();
+            if (a.port != 0) i.append_attribute("port") = a.port;
+            if (a.guid != 0) i.append_attribute("guid") = fmt::format("{:#018x}", a.guid).c_str();
+            i.append_attribute("to") = std::string(c.vertex_name(a.peer)).c_str();
+        }
+    }
+}
+
 void write_archive(const Cluster& c, std::ostream& out, Progress* progress) {
     pugi::xml_document doc;
     pugi::xml_node decl = doc.append_child(pugi::node_declaration);
@@ -182,9 +201,10 @@ void write_archive(const Cluster& c, std::ostream& out, Progress* progress) {
                      !tree.interconnects().empty();
     }
     version_4 |= c.has_identities();
-    root.append_attribute("version") = version_4   ? 4
-                                       : end_hosts ? 3
-                                                   : archive_version_without_end_hosts;
+    root.append_attribute("version") = c.has_attachments() ? 5
+                                       : version_4         ? 4
+                                       : end_hosts         ? 3
+                                                           : archive_version_without_end_hosts;
     root.append_attribute("name") = c.name().c_str();
     if (!c.family().empty()) root.append_attribute("family") = c.family().c_str();
 
@@ -215,6 +235,7 @@ void write_archive(const Cluster& c, std::ostream& out, Progress* progress) {
         c.num_switches(), [](std::uint32_t) { return true; }, [](pugi::xml_node, std::uint32_t) {});
 
     if (c.has_identities()) write_identities(root.append_child("identities"), c);
+    if (c.has_attachments()) write_attachments(root.append_child("attachments"), c);
 
     pugi::xml_node links = root.append_child("links");
     links.append_attribute("count") = static_cast<unsigned long long>(c.num_net_links());

@@ -46,7 +46,13 @@ constexpr std::uint32_t head_tag = array_tag("NTIM"), name_tag = array_tag("NAME
                         identity_offsets_tag = array_tag("IDOF"),
                         identity_devices_tag = array_tag("IDDV"),
                         identity_lengths_tag = array_tag("IDLN"),
-                        identity_text_tag = array_tag("IDTX");
+                        identity_text_tag = array_tag("IDTX"),
+                        attachment_offsets_tag = array_tag("ATOF"),
+                        attachment_lengths_tag = array_tag("ATLN"),
+                        attachment_text_tag = array_tag("ATTX"),
+                        attachment_guids_tag = array_tag("ATGU"),
+                        attachment_ports_tag = array_tag("ATPO"),
+                        attachment_peers_tag = array_tag("ATPE");
 
 constexpr std::uint32_t no_node_type = 0xffffffffu;
 constexpr std::uint64_t max_text = std::uint64_t{1} << 20; // names, specs, descriptions
@@ -214,6 +220,69 @@ void read_identities(ArrayReader& in, Cluster& cluster) {
     }
 }
 
+// The machines' adapter attachments (version 3): offsets by machine (none
+// when no machine has any), each device name's length and the names one
+// after the other, the GUIDs, ports and peer vertices.
+void write_attachments(ArrayWriter& out, const Cluster& cluster) {
+    std::vector<std::uint64_t> offsets, guids;
+    std::vector<std::uint32_t> lengths, ports, peers;
+    std::string text;
+    if (cluster.has_attachments()) {
+        offsets.push_back(0);
+        for (std::uint32_t m = 0; m < cluster.num_machines(); ++m) {
+            for (const Attachment& a : cluster.attachments(MachineId(m))) {
+                lengths.push_back(static_cast<std::uint32_t>(a.device.size()));
+                text += a.device;
+                guids.push_back(a.guid);
+                ports.push_back(a.port);
+                peers.push_back(a.peer.value);
+            }
+            offsets.push_back(lengths.size());
+        }
+    }
+    out.array(attachment_offsets_tag, std::span<const std::uint64_t>(offsets));
+    out.array(attachment_lengths_tag, std::span<const std::uint32_t>(lengths));
+    out.text(attachment_text_tag, text);
+    out.array(attachment_guids_tag, std::span<const std::uint64_t>(guids));
+    out.array(attachment_ports_tag, std::span<const std::uint32_t>(ports));
+    out.array(attachment_peers_tag, std::span<const std::uint32_t>(peers));
+}
+
+void read_attachments(ArrayReader& in, Cluster& cluster) {
+    const std::uint64_t machines = cluster.num_machines();
+    auto offsets = in.array<std::uint64_t>(attachment_offsets_tag, machines + 1);
+    if (!offsets.empty() && offsets.size() != machines + 1)
+        in.fail(attachment_offsets_tag, "has a bad size");
+    const std::uint64_t count = offsets.empty() ? 0 : offsets.back();
+    if (count > in.file_size()) in.fail(attachment_offsets_tag, "holds a bad count");
+    auto lengths = in.array<std::uint32_t>(attachment_lengths_tag, count);
+    const std::string text = in.text(attachment_text_tag, in.file_size());
+    auto guids = in.array<std::uint64_t>(attachment_guids_tag, count);
+    auto ports = in.array<std::uint32_t>(attachment_ports_tag, count);
+    auto peers = in.array<std::uint32_t>(attachment_peers_tag, count);
+    if (lengths.size() != count || guids.size() != count || ports.size() != count ||
+        peers.size() != count)
+        in.fail(attachment_lengths_tag, "has a bad size");
+    std::vector<Attachment> attachments(count);
+    std::size_t at = 0;
+    for (std::uint64_t i = 0; i < count; ++i) {
+        Attachment& a = attachments[i];
+        if (lengths[i] > text.size() - at)
+            in.fail(attachment_text_tag, "is shorter than its lengths");
+        a.device.assign(text, at, lengths[i]);
+        at += lengths[i];
+        a.guid = guids[i];
+        a.port = ports[i];
+        a.peer = VertexId(peers[i]);
+    }
+    if (at != text.size()) in.fail(attachment_text_tag, "is longer than its lengths");
+    try {
+        cluster.set_attachment_parts(std::move(offsets), std::move(attachments));
+    } catch (const ValueError& e) {
+        in.fail(attachment_offsets_tag, e.what());
+    }
+}
+
 std::uint64_t save_image(const Cluster& cluster, const DistanceIndex* index,
                          const std::string& path, std::optional<FileStamp> source) {
     if (index) require_keepable(*index); // before the file is begun
@@ -255,6 +324,7 @@ std::uint64_t save_image(const Cluster& cluster, const DistanceIndex* index,
         out.array(link_ids_tag, net.csr_link_ids());
         out.array(forwards_tag, net.forward_flags());
         write_identities(out, cluster);
+        write_attachments(out, cluster);
         if (index) write_kept_index(*index, cluster, out);
         out.array(end_tag, one(std::uint32_t{0}));
         bytes = out.size();
@@ -315,6 +385,7 @@ Image read_image(const std::string& path, bool allow_disconnected, ImageIndex in
         in.fail(links_tag, fmt::format("and its neighbours do not make a cluster: {}", e.what()));
     }
     read_identities(in, *cluster);
+    read_attachments(in, *cluster);
     Image image{std::move(*cluster), nullptr, head.network_checksum, source_of(head)};
     if (head.has_index && index_use == ImageIndex::read) {
         const std::uint64_t kept = kept_index_network(in);

@@ -134,6 +134,16 @@ public:
         builder_.add_link(endpoint(a), endpoint(b), spec.latency_ns, spec.bandwidth_gbps);
         ticker_(++done_);
     }
+    void adapter(std::uint32_t machine, std::uint32_t index, std::uint32_t peer) override {
+        if (machine != cables_of_) flush();
+        cables_of_ = machine;
+        cables_.push_back({fmt::format("mlx5_{}", index), 0, 1, endpoint(peer)});
+    }
+    // The last machine's adapters (a family gives one machine's together).
+    void flush() {
+        if (!cables_.empty()) builder_.set_attachments(MachineId(cables_of_), std::move(cables_));
+        cables_.clear();
+    }
 
 private:
     ClusterBuilder::Endpoint endpoint(std::uint32_t v) const {
@@ -147,6 +157,8 @@ private:
     std::uint64_t machines_;
     ProgressTicker ticker_;
     std::uint64_t done_ = 0;
+    std::uint32_t cables_of_ = 0;
+    std::vector<ClusterBuilder::Cable> cables_;
 };
 
 // Bytes per vertex and per link at the peak of generate() and of writing
@@ -190,6 +202,7 @@ Cluster generate(const Family& family, const MachineType& machine, const Generat
                                         : with_latency_overrides(machine, options.level_latencies));
     BuilderSink sink(builder, type, options.links, machines, family.num_links(), options.progress);
     family.emit(sink);
+    sink.flush();
     // Sorting and checking millions of links takes a while too: say so.
     if (options.progress) options.progress->update("checking the network", 0, 1);
     Cluster cluster = std::move(builder).build();

@@ -66,6 +66,48 @@ void Cluster::set_identity_parts(std::vector<std::uint64_t> offsets,
     identities_ = std::move(identities);
 }
 
+void Cluster::set_attachment_parts(std::vector<std::uint64_t> offsets,
+                                   std::vector<Attachment> attachments) {
+    const std::uint32_t machines = num_machines();
+    if (offsets.empty()) {
+        if (!attachments.empty())
+            throw ValueError("", "adapter attachments without their machines");
+        attachment_offsets_.clear();
+        attachments_.clear();
+        return;
+    }
+    if (offsets.size() != std::uint64_t{machines} + 1 || offsets.front() != 0 ||
+        offsets.back() != attachments.size())
+        throw ValueError("", "the adapter attachments do not match the machines");
+    const std::uint64_t vertices = std::uint64_t{machines} + num_switches();
+    for (std::uint32_t m = 0; m < machines; ++m) {
+        if (offsets[m] > offsets[m + 1])
+            throw ValueError("", "the adapter attachments are out of order");
+        const std::string_view host = machine_name(MachineId(m));
+        const auto near = network_.neighbors(VertexId(m));
+        for (std::uint64_t i = offsets[m]; i < offsets[m + 1]; ++i) {
+            const Attachment& a = attachments[i];
+            if (a.device.empty())
+                throw ValueError("", fmt::format("machine {} has an adapter without a device name",
+                                                 host));
+            if (const std::string problem = name_problem(a.device); !problem.empty())
+                throw ValueError("", fmt::format("machine {} has an adapter whose device name {}",
+                                                 host, problem));
+            if (a.peer.value >= vertices || a.peer.value == m ||
+                std::find(near.begin(), near.end(), a.peer) == near.end())
+                throw ValueError("", fmt::format("adapter {} of machine {} is cabled to a vertex "
+                                                 "the machine has no link to",
+                                                 a.device, host));
+            for (std::uint64_t j = offsets[m]; j < i; ++j)
+                if (attachments[j].device == a.device && attachments[j].port == a.port)
+                    throw ValueError("", fmt::format("machine {} has adapter {} port {} twice",
+                                                     host, a.device, a.port));
+        }
+    }
+    attachment_offsets_ = std::move(offsets);
+    attachments_ = std::move(attachments);
+}
+
 Cluster Cluster::from_parts(std::string name, std::string family, std::vector<MachineType> types,
                             std::span<const Run> runs, NameTable machine_names,
                             NameTable switch_names, Network network) {

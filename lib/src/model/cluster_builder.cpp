@@ -156,6 +156,15 @@ bool ClusterBuilder::forwards(MachineId m) const {
     return m.value >= machine_forwards_.size() || machine_forwards_[m.value] != 0;
 }
 
+void ClusterBuilder::set_attachments(MachineId m, std::vector<Cable> cables) {
+    if (m.value >= num_machines_)
+        throw InputError(fmt::format("no machine {} to set adapter attachments of", m.value));
+    if (cables.empty())
+        cables_.erase(m.value);
+    else
+        cables_[m.value] = std::move(cables);
+}
+
 void ClusterBuilder::set_identities(MachineId m, std::vector<DeviceIdentity> identities) {
     if (m.value >= num_machines_)
         throw InputError(fmt::format("no machine {} to set device identities of", m.value));
@@ -422,6 +431,30 @@ Cluster ClusterBuilder::build(const BuildOptions& options) && {
         throw DuplicateNameError(std::string(c.switch_names_[*s]), {true, *s});
     c.network_ = Network(num_machines, c.switch_names_.size(), std::move(links),
                          std::move(machine_forwards_));
+    if (!cables_.empty()) {
+        std::vector<std::uint64_t> offsets(std::size_t{num_machines} + 1, 0);
+        std::vector<Attachment> attachments;
+        for (std::uint32_t m = 0; m < num_machines; ++m) {
+            const auto it = cables_.find(m);
+            offsets[m + 1] = offsets[m] + (it == cables_.end() ? 0 : it->second.size());
+            if (it == cables_.end()) continue;
+            for (Cable& cable : it->second) {
+                const std::uint64_t peer = cable.peer.is_switch
+                                               ? std::uint64_t{num_machines} + cable.peer.index
+                                               : cable.peer.index;
+                // Out of range: a vertex no machine is linked to, which the check reports.
+                attachments.push_back({std::move(cable.device), cable.guid, cable.port,
+                                       VertexId(static_cast<std::uint32_t>(
+                                           std::min<std::uint64_t>(peer, 0xffffffffu)))});
+            }
+        }
+        cables_.clear();
+        try {
+            c.set_attachment_parts(std::move(offsets), std::move(attachments));
+        } catch (const ValueError& e) {
+            throw InputError(e.what());
+        }
+    }
 
     if (!options.allow_disconnected)
         if (std::string why = disconnection(c); !why.empty())

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fmt/format.h>
 #include <functional>
 #include <optional>
 #include <string_view>
@@ -161,6 +162,7 @@ public:
                            DifferenceKind::switch_added);
         changed_machines();
         links();
+        if (e_.has_attachments() && a_.has_attachments()) adapters();
         std::sort(out_.differences.begin(), out_.differences.end(),
                   [](const ClusterDifference& x, const ClusterDifference& y) {
                       if (x.kind != y.kind) return x.kind < y.kind;
@@ -259,6 +261,51 @@ private:
             if (a == unmatched || b == unmatched) continue;
             if (!link_between(ne, VertexId(a), VertexId(b)))
                 add_link(DifferenceKind::link_added, a_, l).actual = l.multiplicity;
+        }
+    }
+
+    // Each adapter port of a machine in both clusters: the same GUID and
+    // port (one adapter, whatever each side's join named it), else the same
+    // device name and port.
+    void adapters() {
+        for (std::uint32_t m = 0; m < e_.num_machines(); ++m) {
+            const std::uint32_t v = to_actual_[m];
+            if (v == unmatched) continue;
+            const auto ex = e_.attachments(MachineId(m)), ac = a_.attachments(MachineId(v));
+            const std::string_view host = e_.machine_name(MachineId(m));
+            std::vector<bool> matched(ac.size(), false);
+            const auto find = [&](const Attachment& x) -> std::optional<std::size_t> {
+                for (std::size_t i = 0; i < ac.size(); ++i)
+                    if (!matched[i] && x.guid != 0 && ac[i].guid == x.guid && ac[i].port == x.port)
+                        return i;
+                for (std::size_t i = 0; i < ac.size(); ++i)
+                    if (!matched[i] && ac[i].device == x.device && ac[i].port == x.port) return i;
+                return std::nullopt;
+            };
+            for (const Attachment& x : ex) {
+                const std::optional<std::size_t> y = find(x);
+                const std::string name = fmt::format("{}:{}", host, x.device);
+                if (!y) {
+                    ClusterDifference& d = add(DifferenceKind::adapter_missing, name);
+                    d.peer = e_.vertex_name(x.peer);
+                    d.port = x.port;
+                    continue;
+                }
+                matched[*y] = true;
+                if (e_.vertex_name(x.peer) != a_.vertex_name(ac[*y].peer)) {
+                    ClusterDifference& d = add(DifferenceKind::adapter_moved, name);
+                    d.peer = a_.vertex_name(ac[*y].peer);
+                    d.was = e_.vertex_name(x.peer);
+                    d.port = x.port;
+                }
+            }
+            for (std::size_t i = 0; i < ac.size(); ++i)
+                if (!matched[i]) {
+                    ClusterDifference& d = add(DifferenceKind::adapter_added,
+                                               fmt::format("{}:{}", host, ac[i].device));
+                    d.peer = a_.vertex_name(ac[i].peer);
+                    d.port = ac[i].port;
+                }
         }
     }
 

@@ -841,11 +841,11 @@ TEST_CASE("archive: malformed archives are rejected with file and line", "[archi
         CHECK_THAT(f.message, Contains("<topology>"));
     }
     SECTION("a newer version") {
-        const std::string text = replace_once(good, "version=\"2\" name=", "version=\"5\" name=");
+        const std::string text = replace_once(good, "version=\"2\" name=", "version=\"6\" name=");
         const ArchiveFailure f = archive_error(text);
         CHECK_THAT(f.message, StartsWith("bad.xml:2: "));
-        CHECK_THAT(f.message, Contains("version 5 is newer"));
-        CHECK_THAT(f.message, Contains("(version 4)"));
+        CHECK_THAT(f.message, Contains("version 6 is newer"));
+        CHECK_THAT(f.message, Contains("(version 5)"));
     }
     SECTION("version 0") {
         const std::string text = replace_once(good, "version=\"2\" name=", "version=\"0\" name=");

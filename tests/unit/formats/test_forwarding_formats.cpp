@@ -151,6 +151,6 @@ TEST_CASE("archive: forwards= in an older version or with a bad value is refused
     const std::string bad = replace_once(text, "forwards=\"no\"", "forwards=\"0\"");
     CHECK_THAT(archive_error(bad), Contains("neither \"yes\" nor \"no\""));
     // And a version newer than this nettopo is refused as before.
-    CHECK_THAT(archive_error(replace_once(text, "version=\"3\"", "version=\"5\"")),
-               Contains("version 5 is newer than this nettopo reads (version 4)"));
+    CHECK_THAT(archive_error(replace_once(text, "version=\"3\"", "version=\"6\"")),
+               Contains("version 6 is newer than this nettopo reads (version 5)"));
 }

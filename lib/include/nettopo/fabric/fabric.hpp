@@ -11,6 +11,7 @@
 /// std::bad_alloc besides what it says.
 #pragma once
 
+#include "nettopo/model/attachment.hpp"
 #include "nettopo/support/limits.hpp"
 
 #include <cstddef>
@@ -94,12 +95,6 @@ struct Fabric {
     /// then device name; the switches' own (SHARP) adapters are not among them.
     std::vector<FabricAdapter> adapters = {};
 };
-
-/// The index of an adapter device name, the same for both conventions:
-/// `mlx5_3` (the kernel's name, the number it ends with) and `HCA-4`
-/// (Mellanox OFED's, numbered from 1: HCA-(N+1) is mlx5_N) are both 3.
-/// Nullopt for a name without a number. O(length), throws nothing.
-std::optional<std::uint32_t> adapter_index(std::string_view device);
 
 /// ibnetdiscover's node-name map (infiniband-diags' --node-name-map; opensm
 /// reads the same file): names by node GUID.

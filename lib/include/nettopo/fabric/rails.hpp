@@ -30,6 +30,7 @@
 #pragma once
 
 #include "nettopo/fabric/fabric.hpp"
+#include "nettopo/model/cluster.hpp"
 
 #include <cstdint>
 #include <string>
@@ -86,5 +87,11 @@ struct Rails {
 /// The rails of `fabric` (see the file's comment). A fabric without
 /// adapters (Slurm's) has none.
 Rails infer_rails(const Fabric& fabric);
+
+/// The rails of a cluster's attachments (Cluster::attachments, as an
+/// archive keeps them): the same rule as for a fabric, each machine's
+/// attachments being its adapters (one per device name, its cabled ports).
+/// None for a cluster without attachments. O(attachments log attachments).
+Rails infer_rails(const Cluster& cluster);
 
 } // namespace nettopo

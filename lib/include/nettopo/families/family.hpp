@@ -80,6 +80,14 @@ public:
     virtual void switches(std::string_view prefix, std::uint32_t count) = 0;
     /// A link of class `c` between vertices `a` and `b`.
     virtual void link(std::uint32_t a, std::uint32_t b, LinkClass c) = 0;
+    /// Machine `machine`'s adapter `index` (named mlx5_<index>) is the end of
+    /// its link to vertex `peer` (model/attachment.hpp), given after that
+    /// link. Families whose hosts have several adapters give them (the
+    /// rail-optimized family: adapter r on the rail-r leaf); by default
+    /// nothing is kept.
+    virtual void adapter(std::uint32_t machine, std::uint32_t index, std::uint32_t peer) {
+        (void)machine, (void)index, (void)peer;
+    }
 };
 
 /// A network family with its parameters (see the file's comment), made by

@@ -47,8 +47,9 @@
 namespace nettopo {
 
 /// Readers refuse other versions: an image is rebuilt from its archive, never converted.
-/// Version 2 holds the machines' device identities (Cluster::identities).
-inline constexpr std::uint32_t image_version = 2;
+/// Version 2 holds the machines' device identities (Cluster::identities);
+/// version 3 their adapters' attachments (Cluster::attachments).
+inline constexpr std::uint32_t image_version = 3;
 /// The extension of an image beside its archive.
 inline constexpr std::string_view image_extension = ".ntimg";
 

@@ -7,6 +7,7 @@
 /// functions are safe from several threads on a shared const Cluster.
 #pragma once
 
+#include "nettopo/model/attachment.hpp"
 #include "nettopo/model/machine_type.hpp"
 #include "nettopo/model/name_table.hpp"
 #include "nettopo/model/network.hpp"
@@ -167,6 +168,17 @@ public:
     /// Whether some machine has identities. O(1).
     bool has_identities() const { return !identities_.empty(); }
 
+    /// Machine `m`'s cabled adapter ports (model/attachment.hpp), in the
+    /// order that file gives; empty when its source kept none (a generated
+    /// family without adapters, an archive of an older version). O(1).
+    std::span<const Attachment> attachments(MachineId m) const {
+        if (attachment_offsets_.empty()) return {};
+        return {attachments_.data() + attachment_offsets_[m.value],
+                attachments_.data() + attachment_offsets_[m.value + 1]};
+    }
+    /// Whether some machine has attachments. O(1).
+    bool has_attachments() const { return !attachments_.empty(); }
+
     /// PE `index`, checked: throws UsageError when the cluster has no such PE.
     /// For values coming from users. O(1).
     PeId require_pe(std::uint64_t index) const;
@@ -205,6 +217,14 @@ public:
     /// size or out of order, or a device its machine's type lacks. O(identities).
     void set_identity_parts(std::vector<std::uint64_t> offsets,
                             std::vector<DeviceIdentity> identities);
+    /// Sets the attachments (model/attachment.hpp): machine m's are
+    /// attachments[offsets[m] .. offsets[m + 1]) (offsets: one per machine
+    /// and one more, or empty for none). ValueError naming the machine for
+    /// offsets of the wrong size or out of order, a device name that breaks
+    /// the rule of names, a peer that is not a vertex linked to the machine,
+    /// or one device and port twice. O(attachments x machine degree).
+    void set_attachment_parts(std::vector<std::uint64_t> offsets,
+                              std::vector<Attachment> attachments);
 
 private:
     friend class ClusterBuilder;
@@ -231,6 +251,8 @@ private:
     Network network_;
     std::vector<std::uint64_t> identity_offsets_; ///< CSR by machine; empty when none has any
     std::vector<DeviceIdentity> identities_;
+    std::vector<std::uint64_t> attachment_offsets_; ///< CSR by machine; empty when none has any
+    std::vector<Attachment> attachments_;
 };
 
 /// "12 machines, 1 switch, 11 links, 12 PEs, 12 nodes", for messages and headers.

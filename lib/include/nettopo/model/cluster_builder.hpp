@@ -164,6 +164,19 @@ public:
         bool is_switch = false;  ///< a switch, else a machine
         std::uint32_t index = 0; ///< in add_machine or add_switch order
     };
+    /// One cabled port of one of a machine's adapters (set_attachments).
+    struct Cable {
+        std::string device;     ///< Attachment::device
+        std::uint64_t guid = 0; ///< Attachment::guid (0: unknown)
+        std::uint32_t port = 0; ///< Attachment::port (0: unknown)
+        Endpoint peer;          ///< the switch or machine the cable reaches
+    };
+    /// Machine `m`'s cabled adapter ports (Cluster::attachments), in the
+    /// order Attachment's comment gives; replaces what was set before. Each
+    /// must follow a link of the machine: build() throws InputError naming
+    /// the machine otherwise (Cluster::set_attachment_parts' checks). InputError
+    /// here when there is no machine `m`. O(cables).
+    void set_attachments(MachineId m, std::vector<Cable> cables);
     /// Adds a link of `multiplicity` cables. InputError for a latency outside
     /// 0..max_link_latency_ns, a negative or non-finite bandwidth (0: unknown), no cable, a
     /// link from a vertex to itself or past the limits; endpoints and
@@ -223,6 +236,8 @@ private:
     std::vector<std::uint8_t> machine_forwards_;
     /// Per machine with identities (set_identities), by machine id.
     std::unordered_map<std::uint32_t, std::vector<DeviceIdentity>> identities_;
+    /// Per machine with attachments (set_attachments), by machine id.
+    std::unordered_map<std::uint32_t, std::vector<Cable>> cables_;
     std::uint64_t total_pes_ = 0;
     NameTable machine_names_;
     NameTable switch_names_;

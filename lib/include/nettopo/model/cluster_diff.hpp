@@ -40,10 +40,16 @@ enum class DifferenceKind : std::uint8_t {
     bandwidth_changed, ///< another bandwidth (Gbit/s per cable; 0: unknown)
     latency_changed,   ///< another latency (compared in picoseconds, as searches add them)
     machine_changed,   ///< another machine type
+    /// An adapter port of a machine in both clusters, cabled to another
+    /// vertex (compared only when both clusters keep attachments; ports are
+    /// matched by GUID and port number, else by device name and port).
+    adapter_moved,
+    adapter_missing, ///< an adapter port in the expected cluster only (machine in both)
+    adapter_added,   ///< an adapter port in the actual cluster only (machine in both)
 };
 /// Number of DifferenceKind values.
 inline constexpr std::size_t difference_kind_count =
-    static_cast<std::size_t>(DifferenceKind::machine_changed) + 1;
+    static_cast<std::size_t>(DifferenceKind::adapter_added) + 1;
 
 /// What a machine type is made of, in the numbers people check on a host.
 struct MachineCounts {
@@ -89,6 +95,11 @@ struct ClusterDifference {
     /// that has it, in natural name order.
     std::vector<std::string> neighbors;
     MachineChange machine; ///< machine_changed only
+    /// Adapters: `name` is "HOST:DEVICE", `peer` the vertex it is cabled to
+    /// (moved: in the actual cluster), `was` where the expected cluster
+    /// cables it (moved only), `port` its port number (0: unknown).
+    std::string was = {};
+    std::uint32_t port = 0; ///< an adapter's port number (adapter kinds only)
 };
 
 /// What diff_clusters found.

@@ -25,6 +25,15 @@ inline std::optional<std::uint64_t> parse_uint(std::string_view s) {
     return v;
 }
 
+// 1 to 16 hexadecimal digits, no prefix: a GUID's digits.
+inline std::optional<std::uint64_t> parse_hex(std::string_view s) {
+    std::uint64_t v = 0;
+    const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
+    if (s.empty() || s.size() > 16 || ec != std::errc() || p != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
 // "dir/lab.topo" -> "lab": the default name of whatever a file describes.
 inline std::string_view file_name(std::string_view path) {
     return path.substr(path.find_last_of('/') + 1);
