@@ -77,7 +77,7 @@ expect() { # WANT TOOL WORD...
     [[ $got == "$want" ]] && pass "completion of '$*': $got" ||
         fail "completion of '$*': '$got', expected '$want'"
 }
-expect "slurm slurm-yaml scotch synthetic" nettopo-query export --format ""
+expect "slurm slurm-yaml slurm-block slurm-block-yaml scotch synthetic nccl" nettopo-query export --format ""
 expect "auto always never" nettopo-query --index ""
 expect "hops" nettopo-query hop
 expect "FILES" nettopo-query -i ""

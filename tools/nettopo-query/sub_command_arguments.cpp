@@ -178,14 +178,16 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
     if (std::string_view(c.name) == "export") {
         sub->add_option("--format", o.format,
                         "Output format: slurm (topology.conf), slurm-yaml (topology.yaml), "
+                        "slurm-block and slurm-block-yaml (topology/block: one block per unit), "
                         "scotch (Scotch target architecture .tgt, PEs as terminals), synthetic "
-                        "(the machine type as an hwloc synthetic description)")
+                        "(the machine type as an hwloc synthetic description), nccl (the machine "
+                        "type as NCCL's NCCL_TOPO_FILE)")
             ->required()
             ->check(format_check)
             ->check(completion_words(list_words(export_formats)));
         sub->add_option("--machine", o.machine,
-                        "synthetic: the type of this machine (needed when the cluster has "
-                        "several types)");
+                        "synthetic, nccl: the type of this machine (needed when the cluster "
+                        "has several types)");
         sub->add_option("-o,--output", o.output, "Write FILE instead of standard output")
             ->type_name("FILE");
     }

@@ -164,7 +164,9 @@ const std::vector<SubCommand>& commands() {
                  save_drawing(r.cluster, r.o.output, options);
          }},
         {"export",
-         "The cluster in another tool's format (--format slurm, slurm-yaml, scotch, synthetic)", "",
+         "The cluster in another tool's format (--format slurm, slurm-yaml, slurm-block, "
+         "slurm-block-yaml, scotch, synthetic, nccl)",
+         "",
          [](Run& r) {
              if (r.o.json) throw UsageError("export has no JSON form");
              // The text is whole before anything is written: a network that

@@ -39,13 +39,13 @@
 // "children:").
 #include "nettopo/fabric/slurm_writer.hpp"
 
+#include "fabric/slurm_text.hpp"
 #include "nettopo/support/detail/atomic_file.hpp"
 #include "nettopo/support/detail/parse.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <deque>
@@ -61,18 +61,6 @@ namespace nettopo {
 
 namespace {
 
-// A name topology.conf can carry: one token, no hostlist or comment syntax.
-void check_name(std::string_view kind, std::string_view name) {
-    for (char c : name) {
-        const auto u = static_cast<unsigned char>(c);
-        if (u <= ' ' || u == 0x7f || c == '[' || c == ']' || c == ',' || c == '#' || c == '\\' ||
-            c == '"')
-            throw InputError(fmt::format("{} '{}' has a name topology.conf cannot hold (blanks, "
-                                         "brackets, commas, '#', '\\' and '\"' are not allowed)",
-                                         kind, name));
-    }
-}
-
 // Slurm: "This field must be specified and cannot be longer than 64 characters."
 constexpr std::size_t max_switch_name = 64;
 
@@ -86,7 +74,7 @@ struct SwitchLine {
 };
 
 struct SlurmTree {
-    std::string cluster_name; // one line
+    std::string cluster_name;
     std::vector<SwitchLine> lines;
 };
 
@@ -108,10 +96,10 @@ SlurmTree slurm_tree(const Cluster& cluster) {
     const std::uint32_t switches = cluster.num_switches();
 
     for (std::uint32_t m = 0; m < machines; ++m)
-        check_name("machine", cluster.machine_name(MachineId(m)));
+        check_slurm_name("machine", cluster.machine_name(MachineId(m)));
     for (std::uint32_t s = 0; s < switches; ++s) {
         const std::string_view name = cluster.switch_name(SwitchId(s));
-        check_name("switch", name);
+        check_slurm_name("switch", name);
         if (name.size() > max_switch_name)
             throw InputError(fmt::format("switch '{}' has a name longer than the {} characters "
                                          "Slurm accepts",
@@ -220,9 +208,6 @@ SlurmTree slurm_tree(const Cluster& cluster) {
 
     SlurmTree tree;
     tree.cluster_name = cluster.name();
-    std::replace_if(
-        tree.cluster_name.begin(), tree.cluster_name.end(),
-        [](char c) { return c == '\n' || c == '\r'; }, ' ');
     const auto names_list = [](std::vector<std::string_view>& names) {
         std::sort(names.begin(), names.end(), natural_less);
         return compress_hostlist(std::vector<std::string>(names.begin(), names.end()));
@@ -238,36 +223,11 @@ SlurmTree slurm_tree(const Cluster& cluster) {
     return tree;
 }
 
-// A value topology.yaml reads back as the same string: plain when it is a
-// name or hostlist that YAML would not take for a number, a boolean or null,
-// else double-quoted (names hold no blank, quote or backslash: check_name).
-std::string yaml_value(std::string_view v) {
-    bool plain = !v.empty() && (std::isalpha(static_cast<unsigned char>(v[0])) || v[0] == '_');
-    for (const char c : v)
-        if (!std::isalnum(static_cast<unsigned char>(c)) &&
-            std::string_view("._-[],").find(c) == std::string_view::npos)
-            plain = false;
-    std::string lower(v);
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (const std::string_view word :
-         {"true", "false", "yes", "no", "on", "off", "y", "n", "null", "nan", "inf"})
-        if (lower == word) plain = false;
-    if (plain) return std::string(v);
-    return fmt::format("\"{}\"", v);
-}
-
-// "# topology.conf written by nettopo from NAME", a line.
-std::string header(std::string_view file, const SlurmTree& tree) {
-    std::string line = fmt::format("# {} written by nettopo", file);
-    if (!tree.cluster_name.empty()) line += " from " + tree.cluster_name;
-    return line + '\n';
-}
-
 } // namespace
 
 void write_slurm_topology(const Cluster& cluster, std::ostream& out) {
     const SlurmTree tree = slurm_tree(cluster);
-    std::string text = header("topology.conf", tree);
+    std::string text = slurm_header("topology.conf", "", tree.cluster_name);
     if (std::any_of(tree.lines.begin(), tree.lines.end(),
                     [](const SwitchLine& l) { return l.link_speed_mbps.has_value(); }))
         text += "# LinkSpeed: Mbit/s of each link from the switch down to its children\n";
@@ -282,11 +242,11 @@ void write_slurm_topology(const Cluster& cluster, std::ostream& out) {
 
 void write_slurm_topology_yaml(const Cluster& cluster, std::ostream& out) {
     const SlurmTree tree = slurm_tree(cluster);
-    std::string text = header("topology.yaml", tree);
+    std::string text = slurm_header("topology.yaml", "", tree.cluster_name);
     text += "---\n- topology: default\n  cluster_default: true\n  tree:\n    switches:\n";
     for (const SwitchLine& l : tree.lines)
-        text += fmt::format("      - switch: {}\n        {}: {}\n", yaml_value(l.name),
-                            l.leaf ? "nodes" : "children", yaml_value(l.children));
+        text += fmt::format("      - switch: {}\n        {}: {}\n", slurm_yaml_value(l.name),
+                            l.leaf ? "nodes" : "children", slurm_yaml_value(l.children));
     out << text;
 }
 

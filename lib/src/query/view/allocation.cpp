@@ -13,9 +13,9 @@
 // a job packed under few leaves costs a search per leaf, not per host.
 #include "nettopo/query/allocation.hpp"
 
+#include "nettopo/model/host_units.hpp"
+
 #include <algorithm>
-#include <string>
-#include <unordered_set>
 
 namespace nettopo {
 
@@ -43,21 +43,16 @@ AllocationSummary summarize_allocation(const JobView& view) {
     // Hosts per origin, and the origins in the order first met.
     std::vector<std::uint32_t> group_size(nv, 0);
     std::vector<VertexId> origins;
-    // Units: hosts with the same switches, keyed by their (sorted) list.
-    std::unordered_set<std::string> unit_keys;
     s.min_host_leaves = view.machines().empty() ? 0 : ~0u;
     for (MachineId m : view.machines()) {
         const VertexId h = cluster.vertex(m);
         in_view[h.value] = 1;
-        std::string key;
         std::uint32_t leaves = 0;
         for (VertexId w : net.neighbors(h))
             if (!net.is_machine(w)) {
                 leaf[w.value] = 1;
                 ++leaves;
-                key.append(reinterpret_cast<const char*>(&w.value), sizeof w.value);
             }
-        unit_keys.insert(std::move(key));
         s.min_host_leaves = std::min(s.min_host_leaves, leaves);
         s.max_host_leaves = std::max(s.max_host_leaves, leaves);
         const VertexId o = origin_of(net, h);
@@ -122,7 +117,7 @@ AllocationSummary summarize_allocation(const JobView& view) {
         s.leaf_switches += leaf[v];
     }
     if (s.unreachable_pairs == 0) s.max_hops = max_hops;
-    s.units = static_cast<std::uint32_t>(unit_keys.size());
+    s.units = static_cast<std::uint32_t>(host_units(cluster, view.machines()).size());
     return s;
 }
 
