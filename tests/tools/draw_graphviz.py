@@ -8,11 +8,13 @@ highlights that are exactly what `nettopo-query path` says.
    straight edges, drawing a torus' wrap-around links over the lines they close.
    Placed drawings keep their positions: the SVG puts each node where `pos` says.
 2. --highlight: the DOT is parsed here (collapsed boxes expanded to their
-   machines by an independent hostlist reader) and its coloured machines,
-   switches and links are compared with an oracle built from other
+   machines, or switches, by an independent hostlist reader) and its coloured
+   machines, switches and links are compared with an oracle built from other
    sub-commands: `path A B` for a path; for a hostlist, `pes-of-machine` of
    each machine and the union of `path FIRST OTHER` from the first machine to
-   each other one. Everything not coloured must be grey.
+   each other one. A box is coloured when a member is (a box of machines only
+   when all are: the writer splits them), an edge into a box when one of its
+   links is. Everything not coloured must be grey.
 
 Graphviz (Debian `graphviz`) is required: it is in the README's install line.
 Usage: draw_graphviz.py BIN_DIR PROJECT_ROOT
@@ -87,52 +89,74 @@ def expand_hostlist(text):
 
 
 def parse(dot):
-    """Nodes {id: attrs} outside the legend and edges [(a, b, attrs)]."""
-    nodes, edges, legend = {}, [], False
+    """Nodes {id: attrs} but the legend (shape=plain), and edges [(a, b, attrs)]."""
+    nodes, edges = {}, []
     for line in dot.splitlines():
-        if line.strip() == "subgraph cluster_legend {":
-            legend = True
-            continue
-        if legend:
-            legend = line.strip() != "}"
-            continue
         m = EDGE.match(line)
         if m:
             edges.append((unquote(m.group(1)), unquote(m.group(2)), m.group(3) or ""))
             continue
         m = NODE.match(line)
         if m and not line.startswith("  graph [") and not line.startswith("  node [") \
-                and not line.startswith("  edge ["):
+                and not line.startswith("  edge [") and not m.group(2).startswith("shape=plain"):
             nodes[unquote(m.group(1))] = m.group(2)
     return nodes, edges
 
 
+def box_members(attrs):
+    """A box's machines (box3d: its label's second line) or switches (its tooltip)."""
+    if "peripheries=2" in attrs:
+        text = attribute(attrs, "tooltip")
+        return expand_hostlist(text) if "[" in text or " " not in text else text.split(" ")
+    return expand_hostlist(attribute(attrs, "label").split("\n")[1])
+
+
 def highlighted(dot):
-    """Machines and switches, and links as frozensets of two names, drawn in colour."""
+    """What is drawn in colour: node ids, and edges as frozensets of two node ids;
+    and which node each vertex name is drawn as."""
     nodes, edges = parse(dot)
-    members = {}  # box id -> machine names
-    lit_vertices, lit_links = set(), set()
+    node_of, lit_nodes, lit_edges = {}, set(), set()
     for name, attrs in nodes.items():
         colour = attribute(attrs, "color")
         if colour not in (LIT, DIM_LINE):
             fail(f"node {name} is neither highlighted nor grey: {attrs}")
-        names = [name]
-        if attribute(attrs, "shape") == "box3d":
-            names = expand_hostlist(attribute(attrs, "label").split("\n")[1])
-            members[name] = names
+        boxed = attribute(attrs, "shape") == "box3d" or "peripheries=2" in attrs
+        for member in (box_members(attrs) if boxed else [name]):
+            node_of[member] = name
         if colour == LIT:
-            lit_vertices.update(names)
+            lit_nodes.add(name)
     for a, b, attrs in edges:
         colour = attribute(attrs, "color")
         if colour not in (LIT, DIM_LINE):
             fail(f"edge {a} -- {b} is neither highlighted nor grey: {attrs}")
-        if colour != LIT:
-            continue
-        if b in members:  # a switch to its box: one link per machine of the box
-            lit_links.update(frozenset((a, m)) for m in members[b])
-        else:
-            lit_links.add(frozenset((a, b)))
-    return lit_vertices, lit_links
+        if colour == LIT:
+            lit_edges.add(frozenset((a, b)))
+    return lit_nodes, lit_edges, node_of, nodes
+
+
+def compare(title, dot, want):
+    """The drawing's colours against the oracle's vertices and links (names)."""
+    lit_nodes, lit_edges, node_of, nodes = highlighted(dot)
+    vertices, links = want
+    missing = sorted(v for v in vertices if v not in node_of)
+    if missing:
+        fail(f"{title}: {missing[:5]} not drawn")
+        return
+    want_nodes = {node_of[v] for v in vertices}
+    want_edges = {frozenset((node_of[a], node_of[b])) for a, b in map(tuple, links)
+                  if node_of[a] != node_of[b]}
+    # A box of machines holds highlighted machines only, or none.
+    for name, attrs in nodes.items():
+        if attribute(attrs, "shape") == "box3d" and name in lit_nodes:
+            stray = [m for m in box_members(attrs) if m not in vertices]
+            if stray:
+                fail(f"{title}: box {name} is highlighted but holds {stray[:5]}")
+    if lit_nodes != want_nodes or lit_edges != want_edges:
+        fail(f"{title}: coloured {sorted(lit_nodes ^ want_nodes)} (nodes differing), "
+             f"{sorted(sorted(e) for e in lit_edges ^ want_edges)} (edges differing)")
+    else:
+        print(f"ok:   {title}: {len(vertices)} vertices, {len(links)} links "
+              f"({len(want_nodes)} nodes, {len(want_edges)} edges drawn)")
 
 
 class Tools:
@@ -246,6 +270,9 @@ def main():
             ("dragonfly-p2", ["dragonfly", "--p", "2"]),
             ("fat-tree-4-2", ["fat-tree", "--k", "4", "--n", "2"]),
             ("slimfly-3", ["slimfly", "--q", "3"]),
+            ("rail-2x4x2", ["rail-optimized", "--units", "2", "--hosts-per-unit", "4",
+                            "--rails", "2"]),
+            ("rail-32", ["rail-optimized", "--units", "32"]),
         ]:
             archives[name] = os.path.join(work, name + ".xml")
             t.run("nettopo-gen", *spec, "--machine", "pu:1", "-q", "-o", archives[name])
@@ -278,6 +305,11 @@ def main():
             ("dragonfly-p2", [], "path:n0,n71", ("path", 0, 71)),
             ("dragonfly-p2", ["--collapse", "1"], "n[0-1,17,40-44]", None),
             ("fat-tree-4-2", ["--collapse", "2"], "n[0-5]", None),
+            # hosts cabled to several leaves, boxes of switches
+            ("rail-2x4x2", ["--collapse", "1"], "n[0-1,5]", None),
+            ("rail-2x4x2", [], "path:n0,n7", None),
+            ("rail-32", [], "path:n0,n1023", None),
+            ("rail-32", [], "n[0-40,1000]", None),
         ]
         if "plafrim" in archives:
             cases += [
@@ -296,14 +328,7 @@ def main():
                 want = expected_path(t, archive, path[1], path[2])
             else:
                 want = expected_allocation(t, archive, expand_hostlist(spec))
-            got = highlighted(dot)
-            if got != want:
-                fail(f"{name} {' '.join(options)} --highlight {spec}: coloured "
-                     f"{sorted(got[0] ^ want[0])} (vertices differing), "
-                     f"{sorted(sorted(l) for l in got[1] ^ want[1])} (links differing)")
-            else:
-                print(f"ok:   {name} --highlight {spec}: {len(want[0])} vertices, "
-                      f"{len(want[1])} links")
+            compare(f"{name} {' '.join(options)} --highlight {spec}", dot, want)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"{failures} failed" if failures else "all passed")

@@ -1,24 +1,24 @@
-// The machines a drawing collapses into boxes (dot_groups.hpp).
+// What a drawing collapses into boxes (dot_groups.hpp).
 #include "common/dot_groups.hpp"
 
+#include "common/dot_layout.hpp"
 #include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <map>
+#include <tuple>
 
 namespace nettopo::detail {
 
-void DotGroup::add(std::uint32_t machine, const Link& l) {
-    if (count++ == 0) {
-        first = machine;
+void LinkRange::add(const Link& l, bool on) {
+    if (links++ == 0) {
         lat_lo = lat_hi = l.latency_ns;
         bw_lo = bw_hi = l.bandwidth_gbps;
         mult_lo = mult_hi = l.multiplicity;
     }
-    first = std::min(first, machine);
-    last = std::max(last, machine);
     lat_lo = std::min(lat_lo, l.latency_ns);
     lat_hi = std::max(lat_hi, l.latency_ns);
     bw_lo = std::min(bw_lo, l.bandwidth_gbps);
@@ -26,48 +26,7 @@ void DotGroup::add(std::uint32_t machine, const Link& l) {
     mult_lo = std::min(mult_lo, l.multiplicity);
     mult_hi = std::max(mult_hi, l.multiplicity);
     if (l.bandwidth_gbps <= 0) bandwidth_known = false;
-}
-
-DotGroups group_hanging_machines(const Cluster& c, const DotHighlight* lit,
-                                 std::uint32_t collapse_above) {
-    const Network& net = c.network();
-    DotGroups d;
-    d.group_of.assign(c.num_machines(), no_group);
-    std::vector<DotGroup>& groups = d.groups;
-    for (std::uint32_t s = 0; s < c.num_switches(); ++s) {
-        const VertexId v = c.vertex(SwitchId(s));
-        const auto to = net.neighbors(v);
-        const auto links = net.neighbor_links(v);
-        const std::size_t first_group = groups.size();
-        // A switch's neighbours come in id order, machines first.
-        for (std::size_t i = 0; i < to.size() && net.is_machine(to[i]); ++i) {
-            if (net.degree(to[i]) != 1) continue;
-            const TypeId t = c.type_of(MachineId(to[i].value));
-            const bool on = !lit || lit->vertices[to[i].value];
-            std::size_t g = first_group;
-            while (g < groups.size() && (groups[g].type != t || groups[g].lit != on)) ++g;
-            if (g == groups.size()) {
-                groups.emplace_back();
-                groups.back().sw = s;
-                groups.back().type = t;
-                groups.back().lit = on;
-            }
-            groups[g].add(to[i].value, net.links()[links[i]]);
-            groups[g].lit_links = groups[g].lit_links || (lit && lit->links[links[i]]);
-            d.group_of[to[i].value] = static_cast<std::uint32_t>(g);
-        }
-    }
-    for (DotGroup& g : groups) g.collapsed = collapse_above != 0 && g.count > collapse_above;
-    return d;
-}
-
-bool has_other_part(const DotGroups& d, std::uint32_t g) {
-    const DotGroup& me = d.groups[g];
-    std::size_t o = g;
-    while (o > 0 && d.groups[o - 1].sw == me.sw) --o;
-    for (; o < d.groups.size() && d.groups[o].sw == me.sw; ++o)
-        if (d.groups[o].type == me.type && d.groups[o].lit != me.lit) return true;
-    return false;
+    lit = lit || on;
 }
 
 namespace {
@@ -77,15 +36,132 @@ std::string range_text(double lo, double hi) {
                     : fmt::format("{}-{}", format_number(lo), format_number(hi));
 }
 
+// The machines: by (switches, type, highlight), in order of their first machine.
+void group_machines(const Cluster& c, const DotHighlight* lit, DotGroups& d) {
+    const Network& net = c.network();
+    d.group_of.assign(c.num_machines(), no_group);
+    std::map<std::tuple<std::vector<std::uint32_t>, std::uint32_t, bool>, std::uint32_t> index;
+    std::vector<std::uint32_t> switches;
+    for (std::uint32_t m = 0; m < c.num_machines(); ++m) {
+        const VertexId v(m);
+        switches.clear();
+        bool only_switches = net.degree(v) > 0;
+        for (VertexId u : net.neighbors(v)) {
+            if (net.is_machine(u)) {
+                only_switches = false;
+                break;
+            }
+            switches.push_back(c.switch_of_vertex(u).value);
+        }
+        if (!only_switches) continue;
+        std::sort(switches.begin(), switches.end()); // switch ids follow vertex ids
+        const TypeId t = c.type_of(MachineId(m));
+        const bool on = !lit || lit->vertices[m];
+        const auto [at, added] =
+            index.try_emplace({switches, t.value, on}, static_cast<std::uint32_t>(d.groups.size()));
+        if (added) {
+            d.groups.emplace_back();
+            d.groups.back().switches = switches;
+            d.groups.back().type = t;
+            d.groups.back().lit = on;
+            d.groups.back().first = m;
+        }
+        DotGroup& g = d.groups[at->second];
+        ++g.count;
+        g.last = m;
+        d.group_of[m] = at->second;
+    }
+}
+
+// What a vertex below a switch is drawn as: its box (kind 1 machines, 2
+// switches) or itself (kind 0).
+std::pair<std::uint32_t, std::uint32_t> drawn_as(const Network& net, const DotGroups& d,
+                                                 const Cluster& c, VertexId u) {
+    if (net.is_machine(u)) {
+        if (d.box_of(net, u)) return {1, d.group_of[u.value]};
+        return {0, u.value};
+    }
+    const std::uint32_t s = c.switch_of_vertex(u).value;
+    if (d.switch_box_of(s)) return {2, d.switch_group_of[s]};
+    return {0, u.value};
+}
+
+// The switches, tier by tier from the machines up: by the set of what they
+// are cabled to below, drawn as the tier below is drawn.
+void group_switches(const Cluster& c, const DotHighlight* lit, std::uint32_t above, DotGroups& d) {
+    const Network& net = c.network();
+    d.switch_group_of.assign(c.num_switches(), no_group);
+    std::uint32_t top = 0;
+    for (std::uint32_t s = 0; s < c.num_switches(); ++s) {
+        const std::uint32_t l = d.level[c.vertex(SwitchId(s)).value];
+        if (l != no_level) top = std::max(top, l);
+    }
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> below;
+    for (std::uint32_t level = 1; level <= top; ++level) {
+        const std::size_t first_group = d.switch_groups.size();
+        std::map<std::vector<std::pair<std::uint32_t, std::uint32_t>>, std::uint32_t> index;
+        for (std::uint32_t s = 0; s < c.num_switches(); ++s) {
+            const VertexId v = c.vertex(SwitchId(s));
+            if (d.level[v.value] != level) continue;
+            below.clear();
+            for (VertexId u : net.neighbors(v))
+                if (d.level[u.value] < level) below.push_back(drawn_as(net, d, c, u));
+            std::sort(below.begin(), below.end());
+            below.erase(std::unique(below.begin(), below.end()), below.end());
+            const auto [at, added] =
+                index.try_emplace(below, static_cast<std::uint32_t>(d.switch_groups.size()));
+            if (added) {
+                d.switch_groups.emplace_back();
+                d.switch_groups.back().level = level;
+            }
+            SwitchGroup& g = d.switch_groups[at->second];
+            g.members.push_back(s);
+            if (lit && lit->vertices[v.value]) ++g.lit;
+            d.switch_group_of[s] = at->second;
+        }
+        // Collapsed before the next tier looks down at them.
+        for (std::size_t g = first_group; g < d.switch_groups.size(); ++g)
+            d.switch_groups[g].collapsed = d.switch_groups[g].members.size() > above;
+    }
+}
+
 } // namespace
 
-std::string group_label(const DotGroup& g) {
-    std::string s = fmt::format("{} ns", range_text(g.lat_lo, g.lat_hi));
-    if (g.mult_hi > 1)
-        s += g.mult_lo == g.mult_hi ? fmt::format(" x{}", g.mult_hi)
-                                    : fmt::format(" x{}-{}", g.mult_lo, g.mult_hi);
-    if (g.bandwidth_known) s += fmt::format(", {} Gb/s", range_text(g.bw_lo, g.bw_hi));
+std::string range_label(const LinkRange& r) {
+    std::string s = fmt::format("{} ns", range_text(r.lat_lo, r.lat_hi));
+    if (r.mult_hi > 1)
+        s += r.mult_lo == r.mult_hi ? fmt::format(" x{}", r.mult_hi)
+                                    : fmt::format(" x{}-{}", r.mult_lo, r.mult_hi);
+    if (r.bandwidth_known) s += fmt::format(", {} Gb/s", range_text(r.bw_lo, r.bw_hi));
     return s;
+}
+
+DotGroups group_vertices(const Cluster& c, const DotHighlight* lit, CollapseAbove above) {
+    DotGroups d;
+    d.level = levels(c.network());
+    group_machines(c, lit, d);
+    for (DotGroup& g : d.groups) {
+        const std::uint32_t n = g.switches.size() == 1 ? above.machines : above.multi_switch;
+        g.collapsed = n != 0 && g.count > n;
+    }
+    if (above.switches != 0) group_switches(c, lit, above.switches, d);
+    return d;
+}
+
+bool has_other_part(const DotGroups& d, std::uint32_t g) {
+    const DotGroup& me = d.groups[g];
+    for (const DotGroup& o : d.groups)
+        if (o.type == me.type && o.lit != me.lit && o.switches == me.switches) return true;
+    return false;
+}
+
+std::optional<std::string> short_hostlist(const std::vector<std::string>& names,
+                                          std::size_t limit) {
+    try {
+        if (std::string list = compress_hostlist(names); list.size() <= limit) return list;
+    } catch (const InputError&) { // names a hostlist cannot hold
+    }
+    return std::nullopt;
 }
 
 std::string box_members(const Cluster& c, const DotGroups& d, std::uint32_t g) {
@@ -93,11 +169,27 @@ std::string box_members(const Cluster& c, const DotGroups& d, std::uint32_t g) {
     std::vector<std::string> names;
     for (std::uint32_t m = group.first; m <= group.last; ++m)
         if (d.group_of[m] == g) names.emplace_back(c.machine_name(MachineId(m)));
-    try {
-        if (std::string list = compress_hostlist(names); list.size() <= 40) return list;
-    } catch (const InputError&) { // names a hostlist cannot hold
-    }
-    return fmt::format("{}..{} ({} machines)", names.front(), names.back(), names.size());
+    if (std::optional<std::string> list = short_hostlist(names)) return *list;
+    return fmt::format("{}..{} ({})", names.front(), names.back(),
+                       counted(names.size(), "machine"));
+}
+
+std::string switch_members(const Cluster& c, const SwitchGroup& g) {
+    std::vector<std::string> names;
+    names.reserve(g.members.size());
+    for (std::uint32_t s : g.members) names.emplace_back(c.switch_name(SwitchId(s)));
+    if (std::optional<std::string> list = short_hostlist(names)) return *list;
+    return fmt::format("{}..{}", names.front(), names.back());
+}
+
+std::string all_members(const Cluster& c, const std::vector<std::uint32_t>& switches) {
+    std::vector<std::string> names;
+    names.reserve(switches.size());
+    for (std::uint32_t s : switches) names.emplace_back(c.switch_name(SwitchId(s)));
+    if (std::optional<std::string> list = short_hostlist(names, ~std::size_t{0})) return *list;
+    std::string joined;
+    for (const std::string& n : names) joined += (joined.empty() ? "" : " ") + n;
+    return joined;
 }
 
 } // namespace nettopo::detail

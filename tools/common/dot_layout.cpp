@@ -69,7 +69,8 @@ Places place(const Cluster& c, const std::vector<PlanePoint>& laid_out, const Do
     for (std::uint32_t s = 0; s < c.num_switches(); ++s) {
         std::vector<std::uint32_t> hanging;
         for (VertexId u : net.neighbors(c.vertex(SwitchId(s))))
-            if (d.hangs(net, u) && d.groups[d.group_of[u.value]].sw == s)
+            if (d.hangs(net, u) &&
+                d.groups[d.group_of[u.value]].switches == std::vector<std::uint32_t>{s})
                 hanging.push_back(u.value);
         std::vector<PlanePoint*> items;
         for (std::uint32_t m : hanging) {

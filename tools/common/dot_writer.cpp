@@ -1,20 +1,20 @@
 // Graphviz DOT drawing of a cluster's network (dot_writer.hpp).
 #include "common/dot_writer.hpp"
 
+#include "common/dot_colours.hpp"
+#include "common/dot_fit.hpp"
 #include "common/dot_groups.hpp"
 #include "common/dot_layout.hpp"
+#include "common/dot_legend.hpp"
+#include "common/dot_rails.hpp"
 #include "nettopo/families/family.hpp"
 #include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
+#include "nettopo/support/hostlist.hpp"
 
 #include <algorithm>
-#include <array>
-#include <cctype>
-#include <cmath>
 #include <fmt/format.h>
 #include <map>
-#include <memory>
-#include <optional>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
@@ -23,30 +23,7 @@ namespace nettopo {
 
 namespace {
 
-using detail::box_members;
-using detail::DotGroup;
-using detail::DotGroups;
-using detail::family_layout;
-using detail::group_hanging_machines;
-using detail::group_label;
-using detail::has_other_part;
-using detail::Layout;
-using detail::levels;
-using detail::place;
-using detail::Places;
-using detail::position;
-
-constexpr std::uint32_t none = ~0u;
-
-// ColorBrewer's Set3 without its grey, which is the switches' colour.
-constexpr std::array<std::string_view, 11> type_colours = {
-    "#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462",
-    "#b3de69", "#fccde5", "#bc80bd", "#ccebc5", "#ffed6f"};
-constexpr std::string_view switch_colour = "#d9d9d9";
-
-std::string_view colour_of(TypeId t) {
-    return type_colours[t.value % type_colours.size()];
-}
+using namespace detail;
 
 // The inside of a DOT double-quoted string. Graphviz keeps "\\" as written
 // and shows it as one backslash in a label, and reads "\"" as a quote, so a
@@ -78,7 +55,7 @@ std::string link_label(const Link& l) {
     return s;
 }
 
-// IDs for the nodes that are not a machine or a switch (legend entries,
+// IDs for the nodes that are not a machine or a switch (the legend,
 // collapsed groups): readable, and never the name of a machine or switch.
 class ExtraIds {
 public:
@@ -109,19 +86,49 @@ std::string most_common(const std::vector<std::string>& labels) {
     return best;
 }
 
-// Colours of a highlight: the highlighted in red, the rest in light grey.
-constexpr std::string_view lit_colour = "#d7191c", lit_switch_fill = "#fdae61";
-constexpr std::string_view dim_fill = "#f0f0f0", dim_line = "#bdbdbd", dim_text = "#969696";
+// "0-3,5": rail numbers, ascending, as ranges.
+std::string number_ranges(const std::vector<std::uint32_t>& sorted) {
+    std::string s;
+    for (std::size_t i = 0; i < sorted.size();) {
+        std::size_t j = i;
+        while (j + 1 < sorted.size() && sorted[j + 1] == sorted[j] + 1) ++j;
+        if (!s.empty()) s += ',';
+        s += j == i ? fmt::format("{}", sorted[i]) : fmt::format("{}-{}", sorted[i], sorted[j]);
+        i = j + 1;
+    }
+    return s;
+}
+
+// A layered drawing with more edges than this says its most common labels
+// once in its title, as a placed one always does: a thousand edges labelled
+// alike are a wall of text.
+constexpr std::size_t labelled_edges_up_to = 32;
+
+// How much a drawing collapses, and which way `dot` lays it out.
+struct Plan {
+    CollapseAbove above;
+    bool left_to_right = false;
+};
+
+// What a drawn node is: a vertex alone, a box of machines or of switches.
+struct Item {
+    enum Kind : std::uint8_t { vertex, machines, switches } kind = vertex;
+    std::uint32_t index = 0; // vertex id, or group index
+    auto operator<=>(const Item&) const = default;
+};
 
 // What every part of a drawing reads: the cluster, its highlight (nullptr:
-// none), its family's layout (empty: drawn in layers), its machines'
-// groups and, when placed, where each vertex and box goes.
+// none), its rails (empty: not known), its family's layout (empty: drawn in
+// layers), its groups and, when placed, where each vertex and box goes.
 struct Drawing {
     const Cluster& c;
     const DotHighlight* lit;
-    Layout layout;
+    const std::vector<std::uint32_t>& rail;
+    const Layout& layout;
+    Plan plan;
     DotGroups groups;
     Places places;
+    std::vector<std::uint32_t> internal_links; // by switch group: links between its members
 
     const Network& net() const { return c.network(); }
     bool placed() const { return !layout.points.empty(); }
@@ -134,75 +141,277 @@ struct Drawing {
     std::string at_box(std::uint32_t g) const {
         return placed() ? at(places.groups[g]) : std::string();
     }
+
+    Item item_of(VertexId v) const {
+        if (net().is_machine(v)) {
+            if (groups.box_of(net(), v)) return {Item::machines, groups.group_of[v.value]};
+            return {Item::vertex, v.value};
+        }
+        const std::uint32_t s = c.switch_of_vertex(v).value;
+        if (groups.switch_box_of(s)) return {Item::switches, groups.switch_group_of[s]};
+        return {Item::vertex, v.value};
+    }
+    std::uint32_t level_of(Item i) const {
+        switch (i.kind) {
+        case Item::machines:
+            return 0;
+        case Item::switches:
+            return groups.switch_groups[i.index].level;
+        case Item::vertex:
+            break;
+        }
+        return groups.level[i.index];
+    }
+    bool is_machine(Item i) const {
+        return i.kind == Item::machines ||
+               (i.kind == Item::vertex && groups.hangs(net(), VertexId(i.index)));
+    }
+    std::string_view name_of(Item i) const {
+        switch (i.kind) {
+        case Item::machines:
+            return groups.groups[i.index].id;
+        case Item::switches:
+            return groups.switch_groups[i.index].id;
+        case Item::vertex:
+            break;
+        }
+        return c.vertex_name(VertexId(i.index));
+    }
+    // The rails the switches of an item serve, ascending (none for a machine).
+    std::vector<std::uint32_t> rails_of(Item i) const {
+        std::vector<std::uint32_t> rails;
+        if (rail.empty() || is_machine(i)) return rails;
+        if (i.kind == Item::vertex) {
+            if (!net().is_machine(VertexId(i.index)))
+                rails.push_back(rail[c.switch_of_vertex(VertexId(i.index)).value]);
+        } else {
+            for (std::uint32_t s : groups.switch_groups[i.index].members) rails.push_back(rail[s]);
+        }
+        std::sort(rails.begin(), rails.end());
+        rails.erase(std::unique(rails.begin(), rails.end()), rails.end());
+        if (!rails.empty() && rails.back() == no_rail) rails.pop_back();
+        return rails;
+    }
 };
 
-void check_highlight(const Network& net, const DotHighlight* lit) {
+void check_options(const Cluster& c, const DotOptions& o) {
+    const Network& net = c.network();
+    const DotHighlight* lit = o.highlight;
     if (lit && (lit->vertices.size() != net.num_vertices() || lit->links.size() != net.num_links()))
         throw UsageError("a drawing's highlight does not match the cluster drawn");
+    if (!o.switch_rail.empty() && o.switch_rail.size() != c.num_switches())
+        throw UsageError("a drawing's rails do not match the cluster drawn");
 }
 
-// A box is named after its switch and type; the highlighted part of a
-// switch's machines is named apart from the others.
+// A box of machines is named after its switches and type; the highlighted
+// part is named apart from the others. A box of switches after its first and
+// last members.
 void name_boxes(const Cluster& c, DotGroups& d, ExtraIds& ids) {
     for (std::uint32_t i = 0; i < d.groups.size(); ++i) {
         DotGroup& g = d.groups[i];
         if (!g.collapsed) continue;
         const bool split = has_other_part(d, i);
-        g.id = ids.make(fmt::format("{}/type{}{}", c.switch_name(SwitchId(g.sw)), g.type.value,
-                                    split ? (g.lit ? "/highlighted" : "/others") : ""));
+        const std::string first(c.switch_name(SwitchId(g.switches.front())));
+        g.id = ids.make(fmt::format(
+            "{}{}/type{}{}", first,
+            g.switches.size() > 1 ? fmt::format("+{}", g.switches.size() - 1) : std::string(),
+            g.type.value, split ? (g.lit ? "/highlighted" : "/others") : ""));
     }
+    for (SwitchGroup& g : d.switch_groups)
+        if (g.collapsed)
+            g.id = ids.make(fmt::format("{}..{}", c.switch_name(SwitchId(g.members.front())),
+                                        c.switch_name(SwitchId(g.members.back()))));
 }
 
 struct Edge {
-    VertexId a, b;
-    const DotGroup* box = nullptr; // the edge from a switch to this box
-    std::string label;
-    bool to_machine = false; // from a switch to a machine hanging off it
+    Item a, b;               // a on a higher tier than b, or on its tier
+    std::string label;       // latency, multiplicity, bandwidth
+    std::string links;       // "40 links" for an edge from a box of switches
+    bool to_machine = false; // from a switch to a machine cabled to switches only
     bool lit = false, wraps = false;
+    std::vector<std::uint32_t> rails; // drawn in these rails' colours, side by side
 };
 
-// The edges with their labels, one per link and one per box, before any
-// is written: a drawing at a family's coordinates says the most common
-// labels once, in the title.
-std::vector<Edge> collect_edges(const Drawing& d) {
+// The edges with their labels, one per link between two nodes drawn alone
+// and one per pair of nodes for the links into a box, before any is
+// written: a large drawing says the most common labels once, in the title.
+std::vector<Edge> collect_edges(Drawing& d) {
     const Network& net = d.net();
     std::vector<Edge> edges;
-    std::vector<bool> box_drawn(d.groups.groups.size(), false);
-    const std::vector<std::uint32_t> level = levels(net);
+    std::vector<LinkRange> ranges; // of the edges into a box
+    std::map<std::pair<Item, Item>, std::size_t> into_box;
+    d.internal_links.assign(d.groups.switch_groups.size(), 0);
     for (std::uint32_t id = 0; id < net.num_links(); ++id) {
         const Link& l = net.links()[id];
-        const DotGroup* g = d.groups.box_of(net, l.a);
-        if (!g) g = d.groups.box_of(net, l.b);
-        if (g) {
-            const auto box = static_cast<std::size_t>(g - d.groups.groups.data());
-            if (box_drawn[box]) continue;
-            box_drawn[box] = true;
-            edges.push_back({d.c.vertex(SwitchId(g->sw)), VertexId{}, g, group_label(*g), true,
-                             !d.lit || g->lit_links, false});
+        Item a = d.item_of(l.a), b = d.item_of(l.b);
+        if (a == b) { // two switches of one box
+            ++d.internal_links[a.index];
             continue;
         }
-        VertexId a = l.a, b = l.b;
-        if (level[a.value] != none && (level[b.value] == none || level[a.value] < level[b.value]))
-            std::swap(a, b);
-        edges.push_back({a, b, nullptr, link_label(l),
-                         d.groups.hangs(net, b) || d.groups.hangs(net, a),
-                         !d.lit || d.lit->links[id],
-                         d.placed() && d.layout.family->wraps_around(l.a.value, l.b.value)});
+        const std::uint32_t la = d.level_of(a), lb = d.level_of(b);
+        if (la != no_level && (lb == no_level || la < lb)) std::swap(a, b);
+        const bool on = d.lit && d.lit->links[id];
+        if (a.kind == Item::vertex && b.kind == Item::vertex) {
+            edges.push_back({a,
+                             b,
+                             link_label(l),
+                             {},
+                             d.is_machine(a) || d.is_machine(b),
+                             !d.lit || on,
+                             d.placed() && d.layout.family->wraps_around(l.a.value, l.b.value),
+                             {}});
+            ranges.emplace_back();
+            continue;
+        }
+        const auto [at, added] = into_box.try_emplace(std::minmax(a, b), edges.size());
+        if (added) {
+            edges.push_back({a, b, {}, {}, d.is_machine(a) || d.is_machine(b), false, false, {}});
+            ranges.emplace_back();
+        }
+        ranges[at->second].add(l, on);
+    }
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+        Edge& e = edges[i];
+        const bool from_box = e.a.kind != Item::vertex || e.b.kind != Item::vertex;
+        if (from_box) {
+            const LinkRange& r = ranges[i];
+            e.label = range_label(r);
+            const bool switch_box = e.a.kind == Item::switches || e.b.kind == Item::switches;
+            if (switch_box && r.links > 1) e.links = fmt::format("{} links", r.links);
+            e.lit = !d.lit || r.lit;
+        }
+        // A machine's cables to rail switches, in the rails' colours.
+        if (!d.lit && e.to_machine) e.rails = d.rails_of(d.is_machine(e.a) ? e.b : e.a);
     }
     return edges;
 }
 
-// The labels said once in the title of a placed drawing, of the network's
-// edges and of the machines' edges (empty: none).
+// The labels said once in the title of a placed or a large drawing, of the
+// network's edges and of the machines' edges (empty: none).
 struct CommonLabels {
     std::string network, hosts;
     const std::string& of(const Edge& e) const { return e.to_machine ? hosts : network; }
 };
 
-CommonLabels common_labels(const std::vector<Edge>& edges) {
+// What an edge shows: its label unless the title says it, and its links.
+std::string shown_label(const Edge& e, const CommonLabels& common) {
+    std::string label = e.label == common.of(e) ? std::string() : e.label;
+    if (!e.links.empty()) label += (label.empty() ? "" : "\n") + e.links;
+    return label;
+}
+
+CommonLabels common_labels(const Drawing& d, const std::vector<Edge>& edges) {
+    if (!d.placed() && edges.size() <= labelled_edges_up_to) return {};
     std::vector<std::string> network, hosts;
     for (const Edge& e : edges) (e.to_machine ? hosts : network).push_back(e.label);
     return {most_common(network), most_common(hosts)};
+}
+
+// A box of machines: "N x type T" and its members.
+std::string machine_box_label(const Drawing& d, std::uint32_t g) {
+    const DotGroup& group = d.groups.groups[g];
+    return fmt::format("{} x type {}\n{}", group.count, group.type.value,
+                       box_members(d.c, d.groups, g));
+}
+
+// A box of switches: "N switches", its members, its rails, the links between
+// its members and, when only some are highlighted, which.
+std::string switch_box_label(const Drawing& d, std::uint32_t g) {
+    const SwitchGroup& group = d.groups.switch_groups[g];
+    std::string label =
+        fmt::format("{}\n{}", counted(group.members.size(), "switch"), switch_members(d.c, group));
+    if (!d.rail.empty()) {
+        std::vector<std::uint32_t> rails;
+        for (std::uint32_t s : group.members)
+            if (d.rail[s] != no_rail) rails.push_back(d.rail[s]);
+        std::sort(rails.begin(), rails.end());
+        rails.erase(std::unique(rails.begin(), rails.end()), rails.end());
+        if (!rails.empty())
+            label +=
+                fmt::format("\n{} {}", rails.size() == 1 ? "rail" : "rails", number_ranges(rails));
+    }
+    if (d.internal_links[g] > 0)
+        label += fmt::format("\n{} between them", counted(d.internal_links[g], "link"));
+    if (d.lit && group.lit > 0 && group.lit < group.members.size()) {
+        std::vector<std::string> on;
+        for (std::uint32_t s : group.members)
+            if (d.lit->vertices[d.c.vertex(SwitchId(s)).value])
+                on.emplace_back(d.c.switch_name(SwitchId(s)));
+        label += fmt::format("\n{} highlighted: {}", on.size(),
+                             short_hostlist(on).value_or(on.front() + ".." + on.back()));
+    }
+    return label;
+}
+
+// What `dot` puts side by side, for the estimate of the widest row.
+Rows rows_of(const Drawing& d, const std::vector<Edge>& edges, const CommonLabels& common,
+             Extent legend) {
+    Rows rows;
+    const Cluster& c = d.c;
+    const auto tier = [](std::uint32_t level) { return level == no_level ? 0 : level; };
+    std::uint32_t top = 0;
+    for (std::uint32_t m = 0; m < c.num_machines(); ++m) {
+        if (const DotGroup* g = d.groups.box_of(d.net(), VertexId(m))) {
+            if (g->first == m)
+                rows.add_node(0, node_extent(machine_box_label(d, d.groups.group_of[m]),
+                                             NodeShape::box, 0.06));
+            continue;
+        }
+        rows.add_node(tier(d.groups.level[m]),
+                      node_extent(c.machine_name(MachineId(m)), NodeShape::ellipse));
+    }
+    for (std::uint32_t s = 0; s < c.num_switches(); ++s) {
+        const Item i = d.item_of(c.vertex(SwitchId(s)));
+        if (i.kind == Item::switches) {
+            if (d.groups.switch_groups[i.index].members.front() != s) continue;
+            rows.add_node(tier(d.level_of(i)),
+                          node_extent(switch_box_label(d, i.index), NodeShape::box, 0.06));
+        } else {
+            rows.add_node(tier(d.level_of(i)),
+                          node_extent(c.switch_name(SwitchId(s)), NodeShape::box));
+        }
+        top = std::max(top, tier(d.level_of(i)));
+    }
+    rows.add_node(top, legend); // nodes without edges go on the first rank
+    for (const Edge& e : edges) {
+        const std::string label = shown_label(e, common);
+        if (!label.empty())
+            rows.add_label(tier(d.level_of(e.a)), tier(d.level_of(e.b)), edge_label_extent(label));
+    }
+    return rows;
+}
+
+// The groups of a plan; a placed drawing collapses only machines hanging
+// off one switch, which it knows where to put.
+DotGroups groups_of(const Cluster& c, const DotOptions& o, const Layout& layout, Plan plan) {
+    DotGroups g = group_vertices(c, o.highlight, plan.above);
+    if (!layout.points.empty())
+        for (DotGroup& group : g.groups)
+            group.collapsed = group.collapsed && group.switches.size() == 1;
+    return g;
+}
+
+// How much to collapse: as asked, or (collapse_auto) machines on several
+// switches from 2 (a unit's hosts share all its leaves: drawn one by one they
+// only add crossings), and in layers the least collapse of the rest whose
+// widest row fits a screen, top to bottom, then left to right; the most
+// collapse, left to right, when none does.
+Plan plan_of(const Cluster& c, const DotOptions& o, const Layout& layout,
+             const std::vector<LegendLine>& legend) {
+    const std::uint32_t n = o.collapse_above;
+    if (n != collapse_auto) return {{n, n, 0}, false};
+    if (!layout.points.empty()) return {{8, 1, 0}, false};
+    const Extent key = legend_extent(legend);
+    for (const bool left_to_right : {false, true})
+        for (const std::uint32_t above : {8u, 4u, 2u, 1u}) {
+            const Plan plan{{above, 1, above}, left_to_right};
+            Drawing d{c,  o.highlight, o.switch_rail, layout, plan, groups_of(c, o, layout, plan),
+                      {}, {}};
+            const std::vector<Edge> edges = collect_edges(d);
+            const Rows rows = rows_of(d, edges, common_labels(d, edges), key);
+            if (rows.widest(left_to_right) <= screen_inches) return plan;
+        }
+    return {{1, 1, 1}, true};
 }
 
 // The title: the cluster's name and size, the labels not written on
@@ -215,9 +424,10 @@ std::string graph_label(const Drawing& d, const CommonLabels& common) {
                     counted(c.num_switches(), "switch"), counted(c.num_net_links(), "link"));
     if (!common.network.empty() || !common.hosts.empty()) {
         std::string unlabelled;
-        if (!common.network.empty()) unlabelled = common.network + " (network)";
+        if (!common.network.empty()) unlabelled = escaped(common.network) + " (network)";
         if (!common.hosts.empty())
-            unlabelled += (unlabelled.empty() ? "" : "; ") + common.hosts + " (machine to switch)";
+            unlabelled +=
+                (unlabelled.empty() ? "" : "; ") + escaped(common.hosts) + " (machine to switch)";
         label += fmt::format("\\nlinks not labelled: {}", unlabelled);
     }
     if (d.lit && !d.lit->caption.empty())
@@ -230,8 +440,9 @@ void write_defaults(const Drawing& d, std::string_view label, std::ostream& out)
     const Cluster& c = d.c;
     out << (c.name().empty() ? std::string("graph {\n")
                              : fmt::format("graph {} {{\n", dot_string(c.name())));
-    out << fmt::format("  graph [label=\"{}\", labelloc=t, fontname=\"Helvetica\"{}];\n", label,
-                       d.placed() ? ", layout=neato, splines=true, outputorder=edgesfirst" : "");
+    out << fmt::format("  graph [label=\"{}\", labelloc=t, fontname=\"Helvetica\"{}{}];\n", label,
+                       d.placed() ? ", layout=neato, splines=true, outputorder=edgesfirst" : "",
+                       d.plan.left_to_right ? ", rankdir=LR" : "");
     // Placed nodes are kept small: they must not touch, or Graphviz draws
     // every edge straight, wrap-around links over the lines they close.
     out << (d.placed() ? "  node [fontname=\"Helvetica\", fontsize=9, style=filled, width=0.4, "
@@ -250,25 +461,18 @@ PlanePoint top_left(const std::vector<PlanePoint>& points) {
     return corner;
 }
 
-// Legend: one entry per machine type, in its colour; above the drawing's
-// top left corner when nodes are placed.
-void write_legend(const Drawing& d, ExtraIds& ids, std::ostream& out) {
-    const Cluster& c = d.c;
-    const PlanePoint corner = d.placed() ? top_left(d.layout.points) : PlanePoint{0, 0};
-    out << "  subgraph cluster_legend {\n";
-    out << "    label=\"machine types\";\n";
-    out << "    labelloc=t;\n";
-    for (std::uint32_t t = 0; t < c.num_types(); ++t) {
-        const MachineType& type = c.type(TypeId(t));
-        const std::string pes =
-            type.num_pus() == 1 ? std::string("1 PE") : fmt::format("{} PEs", type.num_pus());
-        out << fmt::format(
-            "    {} [shape=ellipse, fillcolor=\"{}\", label=\"type {}: {}, {}\"{}];\n",
-            dot_string(ids.make(fmt::format("legend/type{}", t))), colour_of(TypeId(t)), t, pes,
-            escaped(type.description()),
-            d.at({corner.x + 1, corner.y - 0.8 - 0.5 * (c.num_types() - 1 - t)}));
+// The legend: one node, above the drawing's top left corner when nodes are
+// placed (a grid step is 1.2 inches).
+void write_legend(const Drawing& d, const std::vector<LegendLine>& lines, ExtraIds& ids,
+                  std::ostream& out) {
+    std::string at;
+    if (d.placed()) {
+        const PlanePoint corner = top_left(d.layout.points);
+        const Extent e = legend_extent(lines);
+        at = d.at({corner.x - 0.3 + e.width / 2.4, corner.y - 0.7 - e.height / 2.4});
     }
-    out << "  }\n";
+    out << fmt::format("  {} [shape=plain, style=solid, label={}{}];\n",
+                       dot_string(ids.make("legend")), legend_label(lines), at);
 }
 
 // A node's attributes after its shape: its fill, and with a highlight its
@@ -283,13 +487,45 @@ std::string node_colours(const Drawing& d, std::string_view fill, bool on,
                        lit_fill.empty() ? fill : lit_fill, lit_colour);
 }
 
+// A box of switches' fill: their rail's colour when they serve one, else
+// the switches' grey (the cables below show their rails).
+std::string switch_box_colours(const Drawing& d, std::uint32_t g) {
+    const std::vector<std::uint32_t> rails = d.rails_of({Item::switches, g});
+    const SwitchGroup& group = d.groups.switch_groups[g];
+    bool one_rail = rails.size() == 1;
+    for (std::uint32_t s : group.members) one_rail = one_rail && d.rail[s] == rails[0];
+    const std::string_view fill = one_rail ? rail_fill(rails[0]) : switch_colour;
+    return node_colours(d, fill, group.lit > 0, one_rail ? fill : lit_switch_fill);
+}
+
+// "#a:#b": the colours of parallel lines, one per rail.
+std::string rail_colours(const std::vector<std::uint32_t>& rails) {
+    std::string colours;
+    for (std::uint32_t r : rails)
+        colours += fmt::format("{}{}", colours.empty() ? "" : ":", rail_line(r));
+    return colours;
+}
+
+// Switches in id order, a box where its first switch would be.
 void write_switches(const Drawing& d, std::ostream& out) {
     const Cluster& c = d.c;
     for (std::uint32_t s = 0; s < c.num_switches(); ++s) {
         const VertexId v = c.vertex(SwitchId(s));
-        out << fmt::format("  {} [shape=box, {}{}];\n", dot_string(c.switch_name(SwitchId(s))),
-                           node_colours(d, switch_colour, d.lit_vertex(v), lit_switch_fill),
-                           d.at_vertex(v.value));
+        if (const SwitchGroup* g = d.groups.switch_box_of(s)) {
+            if (g->members.front() != s) continue;
+            const std::uint32_t group = d.groups.switch_group_of[s];
+            out << fmt::format(
+                "  {} [shape=box, peripheries=2, {}, label=\"{}\", tooltip=\"{}\"];\n",
+                dot_string(g->id), switch_box_colours(d, group),
+                escaped(switch_box_label(d, group)), escaped(all_members(d.c, g->members)));
+            continue;
+        }
+        const std::uint32_t rail = d.rail.empty() ? no_rail : d.rail[s];
+        const std::string_view fill = rail == no_rail ? switch_colour : rail_fill(rail);
+        out << fmt::format(
+            "  {} [shape=box, {}{}];\n", dot_string(c.switch_name(SwitchId(s))),
+            node_colours(d, fill, d.lit_vertex(v), rail == no_rail ? lit_switch_fill : fill),
+            d.at_vertex(v.value));
     }
 }
 
@@ -301,24 +537,40 @@ void write_machines(const Drawing& d, std::ostream& out) {
         if (const DotGroup* g = d.groups.box_of(d.net(), VertexId(m))) {
             if (g->first != m) continue;
             const std::uint32_t group = d.groups.group_of[m];
-            out << fmt::format("  {} [shape=box3d, {}, label=\"{} x type {}\\n{}\"{}];\n",
-                               dot_string(g->id), node_colours(d, colour_of(t), g->lit, ""),
-                               g->count, t.value, escaped(box_members(c, d.groups, group)),
-                               d.at_box(group));
+            out << fmt::format("  {} [shape=box3d, {}, label=\"{}\"{}];\n", dot_string(g->id),
+                               node_colours(d, type_colour(t), g->lit, ""),
+                               escaped(machine_box_label(d, group)), d.at_box(group));
             continue;
         }
         out << fmt::format(
             "  {} [shape=ellipse, {}{}];\n", dot_string(c.machine_name(MachineId(m))),
-            node_colours(d, colour_of(t), d.lit_vertex(VertexId(m)), ""), d.at_vertex(m));
+            node_colours(d, type_colour(t), d.lit_vertex(VertexId(m)), ""), d.at_vertex(m));
+    }
+}
+
+// Each tier of switches on one row (rank=same), by hops from the nearest
+// machine: leaves, spines, cores.
+void write_tiers(const Drawing& d, std::ostream& out) {
+    std::map<std::uint32_t, std::vector<std::string_view>> tiers;
+    for (std::uint32_t s = 0; s < d.c.num_switches(); ++s) {
+        const Item i = d.item_of(d.c.vertex(SwitchId(s)));
+        if (i.kind == Item::switches && d.groups.switch_groups[i.index].members.front() != s)
+            continue;
+        if (d.level_of(i) != no_level) tiers[d.level_of(i)].push_back(d.name_of(i));
+    }
+    for (const auto& [level, names] : tiers) {
+        if (names.size() < 2) continue;
+        out << "  {rank=same;";
+        for (std::string_view n : names) out << ' ' << dot_string(n) << ';';
+        out << "}\n";
     }
 }
 
 void write_edges(const Drawing& d, const std::vector<Edge>& edges, const CommonLabels& common,
                  std::ostream& out) {
     for (const Edge& e : edges) {
-        std::string attrs = d.placed() && e.label == common.of(e)
-                                ? std::string()
-                                : fmt::format("label=\"{}\"", e.label);
+        const std::string label = shown_label(e, common);
+        std::string attrs = label.empty() ? label : fmt::format("label=\"{}\"", escaped(label));
         const auto add = [&](std::string_view a) {
             if (!attrs.empty()) attrs += ", ";
             attrs += a;
@@ -327,29 +579,42 @@ void write_edges(const Drawing& d, const std::vector<Edge>& edges, const CommonL
         if (d.lit)
             add(e.lit ? fmt::format("color=\"{}\", penwidth=3", lit_colour)
                       : fmt::format("color=\"{}\", fontcolor=\"{}\"", dim_line, dim_text));
-        out << fmt::format("  {} -- {}{}{}{};\n", dot_string(d.c.vertex_name(e.a)),
-                           dot_string(e.box ? e.box->id : d.c.vertex_name(e.b)),
-                           attrs.empty() ? "" : " [", attrs, attrs.empty() ? "" : "]");
+        else if (!e.rails.empty()) // a ribbon of a unit's rails, one line each
+            add(fmt::format("color=\"{}\"{}", rail_colours(e.rails),
+                            e.rails.size() == 1 ? ", penwidth=1.5" : ""));
+        out << fmt::format("  {} -- {}{}{}{};\n", dot_string(d.name_of(e.a)),
+                           dot_string(d.name_of(e.b)), attrs.empty() ? "" : " [", attrs,
+                           attrs.empty() ? "" : "]");
     }
 }
 
 } // namespace
 
 void write_dot(const Cluster& c, std::ostream& out, const DotOptions& options) {
-    check_highlight(c.network(), options.highlight);
-    Drawing d{c, options.highlight, options.family_layout ? family_layout(c) : Layout{},
-              group_hanging_machines(c, options.highlight, options.collapse_above), Places{}};
-    // Box ids are made before the legend's, which take a prime when they clash.
+    check_options(c, options);
+    const Layout layout = options.family_layout ? family_layout(c) : Layout{};
+    const std::vector<LegendLine> legend = legend_lines(c, options.switch_rail);
+    const Plan plan = plan_of(c, options, layout, legend);
+    Drawing d{c,
+              options.highlight,
+              options.switch_rail,
+              layout,
+              plan,
+              groups_of(c, options, layout, plan),
+              {},
+              {}};
+    // Box ids are made before the legend's, which takes a prime when they clash.
     ExtraIds ids(c);
     name_boxes(c, d.groups, ids);
-    if (d.placed()) d.places = place(c, d.layout.points, d.groups);
+    if (d.placed()) d.places = place(c, layout.points, d.groups);
     const std::vector<Edge> edges = collect_edges(d);
-    const CommonLabels common = d.placed() ? common_labels(edges) : CommonLabels{};
+    const CommonLabels common = common_labels(d, edges);
 
     write_defaults(d, graph_label(d, common), out);
-    write_legend(d, ids, out);
+    write_legend(d, legend, ids, out);
     write_switches(d, out);
     write_machines(d, out);
+    if (!d.placed()) write_tiers(d, out);
     write_edges(d, edges, common, out);
     out << "}\n";
 }

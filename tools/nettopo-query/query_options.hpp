@@ -18,7 +18,7 @@ struct Options {
     std::string expected;           // diff: the cluster expected
     std::string machine;            // export --format synthetic: whose type
     std::string highlight;          // draw --highlight: path:A,B or a hostlist
-    std::uint32_t collapse = DotOptions{}.collapse_above;
+    std::string collapse = "auto";  // draw --collapse: auto or a count
     bool json = false, allow_disconnected = false, all = false, by_hops = false;
     bool no_io = false; // show --no-io
     bool allowed_only = false, quiet = false;

@@ -40,6 +40,18 @@ const CLI::Validator pe_or_device_check(
     },
     "PE|DEVICE");
 
+// draw --collapse: auto, or a count of machines (collapse_auto itself is
+// not a count).
+const CLI::Validator collapse_check(
+    [](std::string& v) -> std::string {
+        if (v == "auto") return {};
+        if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
+            return "expected a number of machines or auto, got '" + v + "'";
+        if (v.size() > 10 || std::stoull(v) >= collapse_auto) return v + " is out of range";
+        return {};
+    },
+    "N|auto");
+
 const CLI::Validator format_check(
     [](std::string& v) -> std::string {
         if (is_export_format(v)) return {};
@@ -151,10 +163,11 @@ void add_arguments(CLI::App* sub, const SubCommand& c, Options& o) {
                         ".svg/.png/.pdf rendered by Graphviz's dot")
             ->type_name("FILE");
         sub->add_option("--collapse", o.collapse,
-                        "Draw more than N machines of one type under one switch as one box "
-                        "(0: never)")
+                        "Draw more than N machines of one type cabled to the same switches as "
+                        "one box (0: never); auto: 8, switches too, fewer while the picture is "
+                        "wider than a screen")
             ->capture_default_str()
-            ->check(index_check);
+            ->check(collapse_check);
         sub->add_option("--highlight", o.highlight,
                         "Draw in colour, the rest in grey: path:A,B (the shortest path between "
                         "A and B, each a PE as every query reads it or a machine name) or a "

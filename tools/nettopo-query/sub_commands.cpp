@@ -3,6 +3,7 @@
 
 #include "common/cluster_printer.hpp"
 #include "common/diff_printer.hpp"
+#include "common/dot_rails.hpp"
 #include "common/dot_writer.hpp"
 #include "common/drawing.hpp"
 #include "common/output.hpp"
@@ -155,7 +156,10 @@ const std::vector<SubCommand>& commands() {
         {"draw", "Graphviz drawing of the network (DOT; -o FILE.svg/.png/.pdf renders it)", "",
          [](Run& r) {
              if (r.o.json) throw UsageError("draw has no JSON form");
-             DotOptions options{r.o.collapse};
+             DotOptions options;
+             if (r.o.collapse != "auto")
+                 options.collapse_above = static_cast<std::uint32_t>(std::stoul(r.o.collapse));
+             options.switch_rail = detail::generated_switch_rails(r.cluster);
              const std::optional<DotHighlight> highlight = draw_highlight(r);
              if (highlight) options.highlight = &*highlight;
              if (r.o.output.empty())

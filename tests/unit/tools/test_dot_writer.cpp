@@ -8,6 +8,7 @@
 #include "common/dot_highlight.hpp"
 #include "common/dot_writer.hpp"
 #include "common/drawing.hpp"
+#include "dot_reader.hpp"
 #include "nettopo/families/family.hpp"
 #include "nettopo/formats/load.hpp"
 #include "nettopo/gen/generate.hpp"
@@ -39,210 +40,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// ---------------------------------------------------------------------------
-// A minimal reader of the DOT that write_dot produces: one statement a line.
-// ---------------------------------------------------------------------------
+using test::check_drawing;
+using test::DrawnNode;
+using test::parse_dot;
 
-// A DOT quoted string, with its escapes.
-const std::string q = R"("(?:[^"\\]|\\.)*")";
-const std::regex node_line("^  (" + q + R"() \[(.*)\];$)");
-const std::regex legend_line("^    (" + q + R"() \[(.*)\];$)");
-// Edges: a label unless the drawing says the most common one in its title;
-// attributes of a highlight or a wrap-around link after it.
-const std::regex edge_line("^  (" + q + ") -- (" + q + R"re()(?: \[(.*)\])?;$)re");
-const std::regex edge_label_attr(R"re(^label="([^"\\]*)")re");
-const std::regex label_attr("label=(" + q + ")");
-const std::regex shape_attr("shape=([a-z0-9]+)");
-const std::regex collapsed_label(R"(^(\d+) x type (\d+)\n(.*)$)");
-const std::regex range_list(R"(^(.*)\.\.(.*) \((\d+) machines\)$)");
-
-// The characters inside a DOT quoted string, as Graphviz shows them in a label.
-std::string unquote(const std::string& s) {
-    REQUIRE(s.size() >= 2);
-    std::string u;
-    for (std::size_t i = 1; i + 1 < s.size(); ++i) {
-        if (s[i] == '\\') {
-            ++i;
-            u += s[i] == 'n' ? '\n' : s[i];
-            continue;
-        }
-        u += s[i];
-    }
-    return u;
+// The drawing of `c`, with machines collapsed as asked (default: automatic).
+std::string dot_of(const Cluster& c, std::uint32_t collapse_above = collapse_auto) {
+    DotOptions o;
+    o.collapse_above = collapse_above;
+    return test::dot_of(c, o);
 }
 
-struct DrawnNode {
-    std::string shape, label; // label: empty when the node shows its ID
-};
-
-struct Drawing {
-    std::string graph_line;
-    std::map<std::string, DrawnNode> nodes;  // top level, by ID
-    std::vector<std::string> node_order;     // IDs in the order written
-    std::map<std::string, DrawnNode> legend; // inside the legend subgraph
-    struct Edge {
-        std::string a, b, label, attrs; // attrs: the whole list
-    };
-    std::vector<Edge> edges;
-    bool placed = false; // nodes at a family's coordinates (layout=neato)
-};
-
-Drawing parse(const std::string& text) {
-    Drawing d;
-    std::istringstream in(text);
-    std::string line;
-    std::size_t n = 0;
-    bool closed = false;
-    while (std::getline(in, line)) {
-        INFO(line);
-        REQUIRE_FALSE(closed); // nothing after the closing brace
-        ++n;
-        std::smatch m;
-        if (n == 1) {
-            REQUIRE(std::regex_match(line, std::regex("^graph (" + q + " )?\\{$")));
-            d.graph_line = line;
-            continue;
-        }
-        if (line == "}") {
-            closed = true;
-            continue;
-        }
-        const auto node_of = [](const std::string& attrs) {
-            DrawnNode node;
-            std::smatch a;
-            if (std::regex_search(attrs, a, shape_attr)) node.shape = a[1];
-            if (std::regex_search(attrs, a, label_attr)) node.label = unquote(a[1]);
-            return node;
-        };
-        if (std::regex_match(line, m, edge_line)) {
-            const std::string attrs = m[3];
-            std::smatch l;
-            const bool labelled = std::regex_search(attrs, l, edge_label_attr);
-            d.edges.push_back({unquote(m[1]), unquote(m[2]), labelled ? l[1].str() : "", attrs});
-        } else if (std::regex_match(line, m, legend_line)) {
-            REQUIRE(d.legend.emplace(unquote(m[1]), node_of(m[2])).second);
-        } else if (std::regex_match(line, m, node_line)) {
-            const std::string id = unquote(m[1]);
-            REQUIRE(d.nodes.emplace(id, node_of(m[2])).second); // each node once
-            d.node_order.push_back(id);
-        } else {
-            // Attribute statements and the legend subgraph's frame.
-            const bool known = line.starts_with("  graph [") || line.starts_with("  node [") ||
-                               line.starts_with("  edge [") ||
-                               line == "  subgraph cluster_legend {" || line == "  }" ||
-                               line.starts_with("    label=") || line.starts_with("    labelloc=");
-            REQUIRE(known);
-            if (line.starts_with("  graph [")) d.placed = line.find("layout=neato") != line.npos;
-        }
-    }
-    REQUIRE(closed);
-    return d;
-}
-
-std::string dot_of(const Cluster& c, std::uint32_t collapse_above = DotOptions{}.collapse_above) {
-    std::ostringstream out;
-    write_dot(c, out, DotOptions{collapse_above});
-    return out.str();
-}
-
-// Checks the drawing against the cluster; returns the number of collapsed boxes.
-std::size_t check_drawing(const Cluster& c, std::uint32_t collapse_above) {
-    const std::string text = dot_of(c, collapse_above);
-    const Drawing d = parse(text);
-    const Network& net = c.network();
-
-    // The legend: one entry per machine type.
-    CHECK(d.legend.size() == c.num_types());
-    for (const auto& [id, node] : d.legend) CHECK_FALSE(c.find_vertex(id));
-    for (std::uint32_t t = 0; t < c.num_types(); ++t) {
-        bool found = false;
-        for (const auto& [id, node] : d.legend)
-            found = found || node.label.starts_with(fmt::format("type {}: ", t));
-        CHECK(found);
-    }
-
-    // Every switch is a box; every machine is drawn alone or in exactly one
-    // collapsed box (box3d "N x type T\nfirst..last") of its switch.
-    std::size_t boxes = 0, boxed_machines = 0;
-    std::vector<int> drawn(c.num_machines(), 0);
-    std::map<std::string, std::uint32_t> box_count; // by box ID
-    for (const auto& [id, node] : d.nodes) {
-        if (node.shape == "box3d") {
-            std::smatch m;
-            REQUIRE(std::regex_match(node.label, m, collapsed_label));
-            const auto count = static_cast<std::uint32_t>(std::stoul(m[1]));
-            CHECK(count > collapse_above);
-            CHECK(collapse_above != 0);
-            // The members: a hostlist, or "first..last (N machines)" when long.
-            const std::string list = m[3];
-            std::smatch r;
-            std::vector<std::string> names;
-            if (std::regex_match(list, r, range_list)) {
-                names = {r[1], r[2]};
-                CHECK(std::stoul(r[3]) == count);
-            } else {
-                names = expand_hostlist(list);
-                CHECK(names.size() == count);
-            }
-            for (const std::string& n : names) {
-                const auto machine = c.find_machine(n);
-                REQUIRE(machine);
-                CHECK(c.type_of(*machine).value == std::stoul(m[2]));
-            }
-            ++boxes;
-            boxed_machines += count;
-            box_count[id] = count;
-            CHECK_FALSE(c.find_vertex(id)); // never the name of a machine or switch
-            continue;
-        }
-        const auto v = c.find_vertex(id);
-        REQUIRE(v);
-        if (net.is_machine(*v)) {
-            CHECK(node.shape == "ellipse");
-            ++drawn[v->value];
-        } else {
-            CHECK(node.shape == "box");
-        }
-    }
-    std::size_t single_machines = 0;
-    for (int k : drawn) single_machines += static_cast<std::size_t>(k);
-    CHECK(d.nodes.size() == c.num_switches() + single_machines + boxes);
-    CHECK(single_machines + boxed_machines == c.num_machines());
-
-    // The collapsed machines: those hanging off one switch only, in groups of
-    // more than collapse_above per switch and type (counted here from the links).
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> hanging; // (switch, type)
-    for (std::uint32_t m = 0; m < c.num_machines(); ++m) {
-        const VertexId v = c.vertex(MachineId(m));
-        if (net.degree(v) == 1 && !net.is_machine(net.neighbors(v)[0]))
-            ++hanging[{net.neighbors(v)[0].value, c.type_of(MachineId(m)).value}];
-    }
-    std::size_t expected_boxes = 0, expected_boxed = 0;
-    for (const auto& [key, count] : hanging)
-        if (collapse_above != 0 && count > collapse_above) {
-            ++expected_boxes;
-            expected_boxed += count;
-        }
-    CHECK(boxes == expected_boxes);
-    CHECK(boxed_machines == expected_boxed);
-
-    // One edge per link, one per box; every end is a drawn node.
-    CHECK(d.edges.size() == c.num_net_links() - boxed_machines + boxes);
-    std::map<std::string, int> box_edges;
-    for (const Drawing::Edge& e : d.edges) {
-        CHECK(d.nodes.contains(e.a));
-        CHECK(d.nodes.contains(e.b));
-        if (!e.label.empty() || !d.placed)
-            CHECK(std::regex_search(e.label, std::regex(R"(^[0-9.e+-]+(-[0-9.e+-]+)? ns)")));
-        if (box_count.contains(e.b)) ++box_edges[e.b];
-        CHECK_FALSE(box_count.contains(e.a)); // a box is drawn below its switch
-    }
-    CHECK(box_edges.size() == boxes);
-    for (const auto& [id, k] : box_edges) CHECK(k == 1);
-
-    // Deterministic.
-    CHECK(dot_of(c, collapse_above) == text);
-    return boxes;
+test::Drawing parse(const std::string& text) {
+    return parse_dot(text);
 }
 
 MachineType one_pu() {
@@ -314,11 +124,11 @@ TEST_CASE("write_dot draws share/examples: nodes, edges, legend", "[dot]") {
     const Cluster tree = load_cluster(NETTOPO_SOURCE_DIR "/share/examples/small-fattree.topo");
     CHECK(check_drawing(tree, 3) == 4);
     CHECK(check_drawing(tree, 4) == 0);
-    const Drawing d = parse(dot_of(tree, 2));
+    const test::Drawing d = parse(dot_of(tree, 2));
     REQUIRE(d.nodes.contains("leaf0/type0"));
     CHECK(d.nodes.at("leaf0/type0").label == "4 x type 0\nnode[01-04]");
     bool uplink = false;
-    for (const Drawing::Edge& e : d.edges) {
+    for (const test::Drawing::Edge& e : d.edges) {
         if (e.b == "leaf0/type0") CHECK((e.a == "leaf0" && e.label == "150 ns, 200 Gb/s"));
         // Core above leaf: the spine is written first; doubled uplinks say so.
         if (e.b == "leaf0" && e.a == "spine0") {
@@ -328,8 +138,12 @@ TEST_CASE("write_dot draws share/examples: nodes, edges, legend", "[dot]") {
     }
     CHECK(uplink);
     CHECK(d.graph_line == "graph \"small-fattree\" {");
+    // The legend: one line, the type, its colour and its machines.
     REQUIRE(d.legend.size() == 1);
-    CHECK(d.legend.begin()->second.label == "type 0: 32 PEs, pack:2 l3:1 core:8 pu:2");
+    CHECK(d.legend[0].text == "type 0: 32 PEs, pack:2 l3:1 core:8 pu:2; 16 machines: node[01-16]");
+    CHECK(d.legend[0].colour == "#8dd3c7");
+    // Automatic collapse of a small cluster: as --collapse 8.
+    CHECK(dot_of(tree) == dot_of(tree, 8));
 }
 
 TEST_CASE("write_dot draws generated fat-trees with collapsed leaves", "[dot]") {
@@ -346,7 +160,7 @@ TEST_CASE("write_dot draws generated fat-trees with collapsed leaves", "[dot]") 
     // k^n host links and (n-1) k^n between switches; collapsed: 16 boxes and
     // 48 switches, the 64 host links drawn as 16 edges.
     REQUIRE(c.num_net_links() == 64 + 2 * 64);
-    const Drawing d = parse(dot_of(c, 3));
+    const test::Drawing d = parse(dot_of(c, 3));
     CHECK(d.nodes.size() == 16 + 48);
     CHECK(d.edges.size() == 192 - 64 + 16);
 }
@@ -377,7 +191,7 @@ TEST_CASE("write_dot collapses per switch and type, with latency ranges", "[dot]
     CHECK(check_drawing(c, 4) == 2);
     CHECK(check_drawing(c, 1) == 3);
     CHECK(check_drawing(c, 5) == 0);
-    const Drawing d = parse(dot_of(c, 4));
+    const test::Drawing d = parse(dot_of(c, 4));
     REQUIRE(d.nodes.contains("sw0/type0"));
     REQUIRE(d.nodes.contains("sw0/type1"));
     CHECK(d.nodes.at("sw0/type0").label == "5 x type 0\na[0-4]");
@@ -385,26 +199,26 @@ TEST_CASE("write_dot collapses per switch and type, with latency ranges", "[dot]
     CHECK(d.nodes.contains("c0"));
     CHECK(d.nodes.contains("x"));
     std::map<std::string, std::string> label_to;
-    for (const Drawing::Edge& e : d.edges) label_to[e.b] = e.label;
+    for (const test::Drawing::Edge& e : d.edges) label_to[e.b] = e.label;
     CHECK(label_to["sw0/type0"] == "100-140 ns, 100 Gb/s");
     CHECK(label_to["sw0/type1"] == "250 ns x2"); // one bandwidth unknown: none shown
     CHECK(label_to["sw1"] == "500 ns x3, 100 Gb/s");
-    // Two legend entries with their PE counts and colours.
+    // Two legend lines with their PE counts, colours and machines.
     REQUIRE(d.legend.size() == 2);
-    std::set<std::string> legend_labels;
-    for (const auto& [id, node] : d.legend) legend_labels.insert(node.label);
-    CHECK(legend_labels.contains("type 0: 1 PE, pu:1"));
-    CHECK(legend_labels.contains("type 1: 4 PEs, core:2 pu:2"));
+    CHECK(d.legend[0].text == "type 0: 1 PE, pu:1; 8 machines: a[0-4],c[0-1],x");
+    CHECK(d.legend[1].text == "type 1: 4 PEs, core:2 pu:2; 5 machines: b[0-4]");
+    CHECK(d.legend[0].colour == "#8dd3c7");
+    CHECK(d.legend[1].colour == "#ffffb3");
     const std::string text = dot_of(c, 4);
     CHECK_THAT(text, Contains("\"sw0/type0\" [shape=box3d, fillcolor=\"#8dd3c7\""));
     CHECK_THAT(text, Contains("\"sw0/type1\" [shape=box3d, fillcolor=\"#ffffb3\""));
 }
 
 TEST_CASE("write_dot escapes quotes, backslashes and spaces in names", "[dot]") {
-    // The last two take the IDs the box and the legend entry would have.
+    // The last two take the IDs the box and the legend would have.
     const std::vector<std::string> machines = {
         "plain",  "with space",   "quote\"inside",          "back\\slash",
-        "ends\\", "\\\"both\"\\", "switch \"one\"\\/type0", "legend/type0"};
+        "ends\\", "\\\"both\"\\", "switch \"one\"\\/type0", "legend"};
     ClusterBuilder b("the \"quoted\" \\ cluster");
     const TypeId t = b.add_type(one_pu());
     const auto sw = b.add_switch("switch \"one\"\\").value;
@@ -413,8 +227,8 @@ TEST_CASE("write_dot escapes quotes, backslashes and spaces in names", "[dot]") 
     const Cluster c = std::move(b).build();
 
     for (std::uint32_t collapse : {0u, 3u}) check_drawing(c, collapse);
-    CHECK(parse(dot_of(c, 0)).legend.contains("legend/type0'"));
-    const Drawing d = parse(dot_of(c, 0));
+    CHECK(parse(dot_of(c, 0)).legend_id == "legend'");
+    const test::Drawing d = parse(dot_of(c, 0));
     for (const std::string& name : machines) {
         INFO(name);
         CHECK(d.nodes.contains(name));
@@ -423,12 +237,12 @@ TEST_CASE("write_dot escapes quotes, backslashes and spaces in names", "[dot]") 
     CHECK(d.graph_line == R"(graph "the \"quoted\" \\ cluster" {)");
     CHECK_THAT(dot_of(c, 0), Contains(R"(  "\\\"both\"\\" [shape=ellipse)"));
     // Collapsed: the box's label names the first and last machines escaped.
-    const Drawing boxed = parse(dot_of(c, 3));
+    const test::Drawing boxed = parse(dot_of(c, 3));
     REQUIRE(boxed.nodes.size() == 2);
     for (const auto& [id, node] : boxed.nodes) {
         if (node.shape != "box3d") continue;
         CHECK(id == "switch \"one\"\\/type0'");
-        CHECK(node.label == "8 x type 0\nplain..legend/type0 (8 machines)");
+        CHECK(node.label == "8 x type 0\nplain..legend (8 machines)");
     }
 }
 
@@ -439,7 +253,7 @@ TEST_CASE("write_dot: unnamed cluster, machine-to-machine links", "[dot]") {
     for (std::uint32_t i = 0; i < 4; ++i) b.add_link({false, i}, {false, (i + 1) % 4}, 5);
     const Cluster c = std::move(b).build();
     CHECK(check_drawing(c, 1) == 0);
-    const Drawing d = parse(dot_of(c));
+    const test::Drawing d = parse(dot_of(c));
     CHECK(d.graph_line == "graph {");
     REQUIRE(d.edges.size() == 4);
     CHECK(d.edges[0].a == "m0");
@@ -450,8 +264,8 @@ TEST_CASE("save_drawing writes DOT files atomically and refuses unknown extensio
     const Cluster c = load_cluster(NETTOPO_SOURCE_DIR "/share/examples/small-fattree.topo");
     TempDir dir(temp_prefix);
     const fs::path dot = dir.path / "t.dot", gv = dir.path / "t.GV";
-    save_drawing(c, dot.string(), DotOptions{2});
-    save_drawing(c, gv.string(), DotOptions{2});
+    save_drawing(c, dot.string(), DotOptions{2, nullptr, true, {}});
+    save_drawing(c, gv.string(), DotOptions{2, nullptr, true, {}});
     CHECK(read_file(dot) == dot_of(c, 2));
     CHECK(read_file(gv) == dot_of(c, 2));
     CHECK_THROWS_AS(save_drawing(c, (dir.path / "t.jpeg").string()), UsageError);
@@ -495,7 +309,7 @@ TEST_CASE("save_drawing runs dot with the DOT text on its standard input", "[dot
         fake_dot(bin.path,
                  fmt::format("echo \"$@\" > '{}'; cat > \"$3\"", (bin.path / "args").string()));
         const fs::path target = dir.path / "fat.png";
-        save_drawing(c, target.string(), DotOptions{3});
+        save_drawing(c, target.string(), DotOptions{3, nullptr, true, {}});
         CHECK(read_file(target) == dot_of(c, 3));
         const std::string args = read_file(bin.path / "args");
         // An unnamed file (O_TMPFILE) by its name under /proc, or where the
@@ -509,7 +323,7 @@ TEST_CASE("save_drawing runs dot with the DOT text on its standard input", "[dot
         ::umask(mask);
         CHECK((st.st_mode & 0777) == (0666 & ~mask));
         // Replaced whole on a second drawing.
-        save_drawing(c, target.string(), DotOptions{0});
+        save_drawing(c, target.string(), DotOptions{0, nullptr, true, {}});
         CHECK(read_file(target) == dot_of(c, 0));
         CHECK(dir.entries() == std::vector<std::string>{"fat.png"});
     }
@@ -547,7 +361,7 @@ TEST_CASE("save_drawing renders SVG with Graphviz when it is installed", "[dot]"
             load_cluster(fmt::format("{}/share/examples/{}", NETTOPO_SOURCE_DIR, example));
         for (std::uint32_t collapse : {0u, 2u}) {
             const fs::path svg = dir.path / fmt::format("{}-{}.svg", example, collapse);
-            save_drawing(c, svg.string(), DotOptions{collapse});
+            save_drawing(c, svg.string(), DotOptions{collapse, nullptr, true, {}});
             const std::string text = read_file(svg);
             CHECK_THAT(text, Contains("<svg"));
             CHECK_THAT(text, Contains("</svg>"));
@@ -561,7 +375,7 @@ TEST_CASE("save_drawing renders SVG with Graphviz when it is installed", "[dot]"
         b.add_link({false, b.add_machine(name, t).value}, {true, sw}, 1);
     const Cluster c = std::move(b).build();
     const fs::path svg = dir.path / "escaped.svg";
-    save_drawing(c, svg.string(), DotOptions{0});
+    save_drawing(c, svg.string(), DotOptions{0, nullptr, true, {}});
     CHECK_THAT(read_file(svg), Contains("<svg"));
 }
 
@@ -590,7 +404,7 @@ TEST_CASE("write_dot places generated direct networks at their family's coordina
         const Cluster c = generate(*family_from_spec(spec), one_pu());
         for (std::uint32_t collapse : {0u, 8u}) check_drawing(c, collapse);
         const std::string text = dot_of(c);
-        const Drawing d = parse(text);
+        const test::Drawing d = parse(text);
         CHECK(d.placed);
         // Every node pinned, no two at one place.
         std::set<std::pair<double, double>> places;
@@ -604,14 +418,14 @@ TEST_CASE("write_dot places generated direct networks at their family's coordina
     CHECK_FALSE(parse(dot_of(generate(*make_fat_tree(4, 2), one_pu()))).placed);
     const Cluster torus = generate(*make_torus({4, 4}), one_pu());
     std::ostringstream layered;
-    write_dot(torus, layered, DotOptions{8, nullptr, false});
+    write_dot(torus, layered, DotOptions{8, nullptr, false, {}});
     CHECK_FALSE(parse(layered.str()).placed);
 }
 
 TEST_CASE("write_dot: a torus is its grid, its wrap-around links dashed", "[dot]") {
     const Cluster c = generate(*make_torus({4, 4}), one_pu());
     const std::string text = dot_of(c);
-    const Drawing d = parse(text);
+    const test::Drawing d = parse(text);
     // n(x + 4y) at (x, -y) grid steps from n0, a step the same across and down.
     const auto origin = pos_of(text, "n0");
     const auto right = pos_of(text, "n1");
@@ -627,7 +441,7 @@ TEST_CASE("write_dot: a torus is its grid, its wrap-around links dashed", "[dot]
     }
     // Dashed: exactly the links between the ends of a row or a column.
     std::size_t dashed = 0;
-    for (const Drawing::Edge& e : d.edges) {
+    for (const test::Drawing::Edge& e : d.edges) {
         const int a = std::stoi(e.a.substr(1)), b = std::stoi(e.b.substr(1));
         const bool wraps = std::abs(a % 4 - b % 4) == 3 || std::abs(a / 4 - b / 4) == 3;
         INFO(e.a << " -- " << e.b);
@@ -702,15 +516,15 @@ TEST_CASE("Highlights: a path and an allocation as the search finds them", "[dot
     // A highlight of another cluster is refused.
     const Cluster ring = load_cluster(NETTOPO_SOURCE_DIR "/share/examples/ring4.topo");
     std::ostringstream out;
-    CHECK_THROWS_AS(write_dot(ring, out, DotOptions{8, &a}), UsageError);
+    CHECK_THROWS_AS(write_dot(ring, out, DotOptions{8, &a, true, {}}), UsageError);
 }
 
 TEST_CASE("write_dot colours the highlight, greys the rest, splits collapsed boxes", "[dot]") {
     const Cluster c = load_cluster(NETTOPO_SOURCE_DIR "/share/examples/small-fattree.topo");
     const DotHighlight h = read_dot_highlight(c, "node[01-03]");
     std::ostringstream out;
-    write_dot(c, out, DotOptions{2, &h});
-    const Drawing d = parse(out.str());
+    write_dot(c, out, DotOptions{2, &h, true, {}});
+    const test::Drawing d = parse(out.str());
     // leaf0's 4 hosts: node01-03 highlighted (3 > 2: a box), node04 alone.
     REQUIRE(d.nodes.contains("leaf0/type0/highlighted"));
     CHECK(d.nodes.at("leaf0/type0/highlighted").label == "3 x type 0\nnode[01-03]");
@@ -720,7 +534,7 @@ TEST_CASE("write_dot colours the highlight, greys the rest, splits collapsed box
     const std::string text = out.str();
     CHECK_THAT(text, Contains("\"leaf0\" [shape=box, fillcolor=\"#fdae61\", color=\"#d7191c\""));
     CHECK_THAT(text, Contains("\"spine0\" [shape=box, fillcolor=\"#f0f0f0\""));
-    for (const Drawing::Edge& e : d.edges) {
+    for (const test::Drawing::Edge& e : d.edges) {
         INFO(e.a << " -- " << e.b);
         const bool lit = e.b == "leaf0/type0/highlighted";
         CHECK((e.attrs.find("color=\"#d7191c\"") != std::string::npos) == lit);
