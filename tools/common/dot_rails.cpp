@@ -2,12 +2,10 @@
 #include "common/dot_rails.hpp"
 
 #include "common/dot_writer.hpp"
-#include "nettopo/families/detail/family_registry.hpp"
-#include "nettopo/support/error.hpp"
+#include "nettopo/fabric/rails.hpp"
 
 #include <array>
-#include <memory>
-#include <variant>
+#include <optional>
 
 namespace nettopo::detail {
 
@@ -28,25 +26,14 @@ std::string_view rail_line(std::uint32_t rail) {
     return lines[rail % lines.size()];
 }
 
-std::vector<std::uint32_t> generated_switch_rails(const Cluster& c) {
-    if (!c.family().starts_with("rail-optimized ")) return {};
-    std::uint32_t units = 0, rails = 0;
-    std::unique_ptr<Family> family;
-    try {
-        family = family_from_spec(c.family());
-        for (const auto& [name, value] : read_family_spec(c.family()).params) {
-            if (name == "--units") units = std::get<std::uint32_t>(value);
-            if (name == "--rails") rails = std::get<std::uint32_t>(value);
-        }
-    } catch (const Error&) { // a record this version does not read
-        return {};
-    }
-    if (rails == 0 || family->num_machines() != c.num_machines() ||
-        family->num_switches() != c.num_switches() || family->num_links() != c.num_net_links())
-        return {};
+std::vector<std::uint32_t> switch_rails(const Cluster& c) {
+    const Rails rails = infer_rails(c);
+    if (rails.rails.empty()) return {};
     std::vector<std::uint32_t> rail(c.num_switches(), no_rail);
-    const std::uint64_t leaves = static_cast<std::uint64_t>(units) * rails;
-    for (std::uint32_t s = 0; s < leaves && s < rail.size(); ++s) rail[s] = s % rails;
+    for (const RailLeaf& l : rails.leaves)
+        if (l.serves.size() == 1)
+            if (const std::optional<SwitchId> s = c.find_switch(l.name))
+                rail[s->value] = l.serves.front();
     return rail;
 }
 

@@ -1,5 +1,5 @@
 // Rails in a drawing (dot_writer.hpp): the colours a rail's switches and
-// cables are drawn in, and the rails of a generated rail-optimized cluster.
+// cables are drawn in, and which rail each switch serves.
 #pragma once
 
 #include "nettopo/model/cluster.hpp"
@@ -17,11 +17,10 @@ namespace nettopo::detail {
 std::string_view rail_fill(std::uint32_t rail);
 std::string_view rail_line(std::uint32_t rail);
 
-// By switch id, the rail of each switch of a cluster that nettopo-gen made
-// as rail-optimized and that still has the family's numbers of machines,
-// switches and links: leaf u*R + r serves rail r, the spines none
-// (no_rail). Empty for any other cluster: the archive does not record a real
-// fabric's adapters, so its rails are not known here.
-std::vector<std::uint32_t> generated_switch_rails(const Cluster& c);
+// By switch id, the rail each switch serves by the rails of the cluster's
+// adapters (infer_rails(Cluster): an assembled fabric's, or the
+// rail-optimized family's), no_rail for a spine or a leaf serving several;
+// empty when the cluster keeps no adapters or they form no rail.
+std::vector<std::uint32_t> switch_rails(const Cluster& c);
 
 } // namespace nettopo::detail

@@ -1,6 +1,7 @@
 #include "nettopo-query/allocation_printer.hpp"
 
 #include "common/json_writer.hpp"
+#include "nettopo/support/cpu_set_text.hpp"
 #include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
@@ -45,6 +46,15 @@ void write_allocation_summary_text(const JobView& view, const AllocationSummary&
                                "each)\n",
                                s.units, leaves);
     }
+    // Rails of the hosts' adapters, when the cluster keeps them.
+    if (!s.rails.empty())
+        out << fmt::format("rails:         {} ({}), {}; same-rail hops: {}\n", s.rails.size(),
+                           format_cpu_list(s.rails),
+                           s.rails_aligned ? "aligned: each leaf carries one of them"
+                                           : "not aligned: hosts with other rails, or a leaf "
+                                             "carrying two",
+                           s.same_rail_hops ? fmt::format("{}", *s.same_rail_hops)
+                                            : std::string("none"));
     if (s.max_hops)
         out << fmt::format("largest hops:  {} between two of its hosts\n", *s.max_hops);
     else
@@ -65,6 +75,12 @@ void write_allocation_summary_json(const JobView& view, const AllocationSummary&
         j.field("num_units", s.units);
         j.key("leaves_per_host").begin_array().value(s.min_host_leaves).value(s.max_host_leaves);
         j.end_array();
+    }
+    if (!s.rails.empty()) {
+        j.key("rails").begin_array();
+        for (const std::uint32_t r : s.rails) j.value(r);
+        j.end_array();
+        j.field("rails_aligned", s.rails_aligned).field("same_rail_hops", s.same_rail_hops);
     }
     j.end_object().end_object().line();
 }

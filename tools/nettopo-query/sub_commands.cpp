@@ -159,7 +159,7 @@ const std::vector<SubCommand>& commands() {
              DotOptions options;
              if (r.o.collapse != "auto")
                  options.collapse_above = static_cast<std::uint32_t>(std::stoul(r.o.collapse));
-             options.switch_rail = detail::generated_switch_rails(r.cluster);
+             options.switch_rail = detail::switch_rails(r.cluster);
              const std::optional<DotHighlight> highlight = draw_highlight(r);
              if (highlight) options.highlight = &*highlight;
              if (r.o.output.empty())

@@ -5,6 +5,7 @@
 // fabric. The export is edited in copies at test time (its GUIDs dropped or
 // changed) to reach the by-name join and the mismatches; said where done.
 #include "nettopo/assemble/assemble.hpp"
+#include "nettopo/formats/archive.hpp"
 #include "testkit/real_data.hpp"
 #include "testkit/temp_dir.hpp"
 
@@ -121,4 +122,33 @@ TEST_CASE("adapter join: plafrim's hosts", "[assemble][adapters][real-clusters]"
     for (std::uint32_t m = 0; m < a.cluster.num_machines(); ++m)
         with += !a.cluster.attachments(MachineId(m)).empty();
     CHECK(with == a.cluster.num_machines());
+}
+
+TEST_CASE("rails: an archive keeps what the fabric shows", "[assemble][adapters][rails]") {
+    // Every shared fabric dump with rails: the rails of the assembled
+    // cluster's attachments, written to an archive and read back, are the
+    // rails --check infers from the dump itself (summary and every problem).
+    std::size_t with_rails = 0;
+    for (const char* name :
+         {"dgx-superpod-cs8500.ibnetdiscover", "dgx-superpod-small.ibnetdiscover",
+          "fire-cs7500-2rail.ibnetdiscover", "osc-exporter-test.ibnetdiscover",
+          "osc-exporter-test2.ibnetdiscover", "rdma-core-man-example.ibnetdiscover"}) {
+        INFO(name);
+        ClusterSources s;
+        s.ibnetdiscover = {std::string(NETTOPO_SHARED_DATA) + "/fabrics/" + name};
+        AssembleOptions o;
+        o.default_machine = "pu:1";
+        o.build.allow_disconnected = true;
+        const Assembly a = assemble_from_files(s, o);
+        std::ostringstream text;
+        write_archive(a.cluster, text);
+        std::istringstream in(text.str());
+        const Rails back = infer_rails(read_archive(in, "back.xml"));
+        CHECK(back.summary() == a.rails.summary());
+        REQUIRE(back.problems.size() == a.rails.problems.size());
+        for (std::size_t i = 0; i < back.problems.size(); ++i)
+            CHECK(back.problems[i].text == a.rails.problems[i].text);
+        with_rails += !a.rails.rails.empty();
+    }
+    CHECK(with_rails == 2); // cs8500 and fire-cs7500
 }

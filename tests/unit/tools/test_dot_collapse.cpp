@@ -156,8 +156,8 @@ TEST_CASE("Automatic collapse: switches too, until every row fits a screen", "[d
 TEST_CASE("Rails: leaves in their rail's colour, and the cables below them", "[dot]") {
     const Cluster c = rail_cluster(2, 4, 2);
     const std::vector<std::uint32_t> rails = {0, 1, 0, 1, no_rail, no_rail};
-    // nettopo-gen's rail-optimized cluster says so itself.
-    CHECK(detail::generated_switch_rails(c) == rails);
+    // The rails of the cluster's adapters (the family gives each host's).
+    CHECK(detail::switch_rails(c) == rails);
     check_drawing(c, options(3, nullptr, rails));
     const std::string text = test::dot_of(c, options(3, nullptr, rails));
     const test::Drawing d = parse_dot(text);
@@ -187,7 +187,7 @@ TEST_CASE("Rails: leaves in their rail's colour, and the cables below them", "[d
     // A box of a unit's leaves: grey, its rails in its label; the cables below
     // it a ribbon of the rails' colours.
     const Cluster big = rail_cluster(32, 32, 8);
-    const std::vector<std::uint32_t> big_rails = detail::generated_switch_rails(big);
+    const std::vector<std::uint32_t> big_rails = detail::switch_rails(big);
     REQUIRE(big_rails.size() == 256 + 128);
     CHECK(big_rails[13] == 5);
     check_drawing(big, options(collapse_auto, nullptr, big_rails));
@@ -201,15 +201,15 @@ TEST_CASE("Rails: leaves in their rail's colour, and the cables below them", "[d
     CHECK(ribbon.legend.size() == 1 + 8);
     CHECK(ribbon.legend[8].text == "rail 7: 32 switches: leaf[7,15,23,31,39,47,55,63] and 24 more");
 
-    // Rails of another cluster, or of one whose record no longer fits it.
+    // Rails of another cluster; a cluster without adapters has none.
     std::ostringstream out;
     CHECK_THROWS_AS(write_dot(c, out, options(3, nullptr, {0, 1})), UsageError);
-    CHECK(detail::generated_switch_rails(generate(*make_fat_tree(4, 2), one_pu())).empty());
+    CHECK(detail::switch_rails(generate(*make_fat_tree(4, 2), one_pu())).empty());
     ClusterBuilder b("edited");
     b.set_family(c.family());
     const TypeId t = b.add_type(one_pu());
     b.add_link({false, b.add_machine("n0", t).value}, {true, b.add_switch("leaf0").value}, 1);
-    CHECK(detail::generated_switch_rails(std::move(b).build()).empty());
+    CHECK(detail::switch_rails(std::move(b).build()).empty());
 }
 
 TEST_CASE("A box of switches says which of its members are highlighted", "[dot]") {

@@ -40,12 +40,28 @@ struct AllocationSummary {
     /// rail-optimized fabric): the fewest over its hosts.
     std::uint32_t min_host_leaves = 0;
     std::uint32_t max_host_leaves = 0; ///< the same: the most over its hosts
+    /// The adapter indexes (rails: mlx5_N, HCA-(N+1)) of its hosts' cabled
+    /// adapters (Cluster::attachments), ascending; empty when the cluster
+    /// keeps none.
+    std::vector<std::uint32_t> rails = {};
+    /// Rails aligned: every host has adapters of the same indexes, and no
+    /// switch is cabled to adapters of two indexes of its hosts (each leaf
+    /// carries one of the job's rails). False without rails.
+    bool rails_aligned = false;
+    /// The most hops between two adapters of one index on two of its hosts
+    /// (the job's traffic kept on a rail): 2 inside a unit, 4 across units
+    /// of a two-tier rail-optimized fabric; nullopt without rails, with one
+    /// host, or when such adapters do not reach each other.
+    std::optional<std::uint32_t> same_rail_hops = std::nullopt;
 };
 
 /// One breadth-first search per host, stopped once every host is reached,
 /// then one backward sweep over what it reached: O(hosts x (V + E)) at worst,
 /// far less for an allocation under a few switches. Paths respect
 /// forwarding (model/network.hpp).
+/// With attachments, the rails: O(attachments of its hosts) plus, per rail,
+/// one adapter-level question per pair of the distinct leaves its hosts use
+/// (AdapterDistances: a search per leaf).
 AllocationSummary summarize_allocation(const JobView& view);
 
 /// The k PEs of the allocation closest to p (p excluded; p may be outside

@@ -14,8 +14,11 @@
 #include "nettopo/query/allocation.hpp"
 
 #include "nettopo/model/host_units.hpp"
+#include "nettopo/query/adapter_distance.hpp"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 namespace nettopo {
 
@@ -23,6 +26,58 @@ namespace {
 // Where the searches for a host start: its only neighbour when it has one
 // link and that neighbour is a switch, else the host itself (a machine
 // neighbour may be a host of the allocation with a search of its own).
+// The rails of the allocation's hosts (allocation.hpp).
+void add_rails(const JobView& view, AllocationSummary& s) {
+    const Cluster& c = view.cluster();
+    std::set<std::uint32_t> all;
+    std::optional<std::set<std::uint32_t>> first;
+    bool same_sets = true;
+    std::map<std::uint32_t, std::set<std::uint32_t>> indexes_at; // peer -> indexes there
+    // Per index, per peer: the first (machine, port) cabled there, and how many hosts.
+    std::map<std::uint32_t, std::map<std::uint32_t, std::pair<AdapterEnd, std::uint32_t>>> at;
+    for (const MachineId m : view.machines()) {
+        const auto cables = c.attachments(m);
+        std::set<std::uint32_t> mine;
+        for (std::uint32_t p = 0; p < cables.size(); ++p) {
+            const std::optional<std::uint32_t> index = adapter_index(cables[p].device);
+            if (!index) continue;
+            mine.insert(*index);
+            indexes_at[cables[p].peer.value].insert(*index);
+            auto [it, fresh] =
+                at[*index].try_emplace(cables[p].peer.value, std::pair{AdapterEnd{m, {p}}, 0u});
+            if (fresh || it->second.first.machine != m) ++it->second.second;
+        }
+        if (!first)
+            first = mine;
+        else
+            same_sets &= *first == mine;
+        all.insert(mine.begin(), mine.end());
+    }
+    s.rails.assign(all.begin(), all.end());
+    if (s.rails.empty()) return;
+    s.rails_aligned = same_sets && std::all_of(indexes_at.begin(), indexes_at.end(),
+                                               [](const auto& e) { return e.second.size() == 1; });
+    if (view.num_machines() < 2) return;
+    AdapterDistances distances(c);
+    std::optional<std::uint32_t> most;
+    bool unreachable = false;
+    for (const auto& [index, peers] : at) {
+        for (auto i = peers.begin(); i != peers.end(); ++i) {
+            if (i->second.second >= 2) most = std::max(most.value_or(0), 2u);
+            for (auto j = std::next(i); j != peers.end(); ++j) {
+                if (i->second.first.machine == j->second.first.machine) continue;
+                const auto h = distances.hops(i->second.first, j->second.first);
+                if (!h) {
+                    unreachable = true;
+                    continue;
+                }
+                most = std::max(most.value_or(0), static_cast<std::uint32_t>(h->value));
+            }
+        }
+    }
+    if (!unreachable) s.same_rail_hops = most;
+}
+
 VertexId origin_of(const Network& net, VertexId host) {
     const auto to = net.neighbors(host);
     if (to.size() == 1 && !net.is_machine(to[0])) return to[0];
@@ -118,6 +173,7 @@ AllocationSummary summarize_allocation(const JobView& view) {
     }
     if (s.unreachable_pairs == 0) s.max_hops = max_hops;
     s.units = static_cast<std::uint32_t>(host_units(cluster, view.machines()).size());
+    if (cluster.has_attachments()) add_rails(view, s);
     return s;
 }
 
