@@ -25,7 +25,7 @@ namespace nettopo {
 /// 3: machines may say forwards="no" (end hosts, which carry no traffic).
 /// 4: a machine type may carry the machine's NUMA distances (<numa-distances>)
 ///    and its CPU kinds (<cpu-kinds>).
-/// 5: machines' adapters and where each is cabled (<attachments>).
+/// 5: machines' adapters and where each is cabled (`<attachments>`).
 /// The writer writes the oldest version that holds the cluster: 2 when every
 /// machine forwards and no type has NUMA distances or CPU kinds (so such archives are
 /// unchanged), else the oldest of 3, 4 and 5 that holds what it has; readers
