@@ -3,6 +3,7 @@
 // within 2 hops of it; a set is timed as a whole, as the thesis did, and
 // per call. Random pairs time single queries on large inputs.
 #include "nettopo-bench/bench_util.hpp"
+#include "nettopo/query/adapter_distance.hpp"
 #include "nettopo/query/network_search.hpp"
 #include "nettopo/query/query_engine.hpp"
 
@@ -153,6 +154,31 @@ std::vector<Measurement> run_network_query(const Input& in, const RunOptions& o,
     const Pairs pairs = random_pairs(c.num_machines(), o.queries, o.seed + 1);
     out.push_back(time_pairs(in, pairs, o, name + ", random pairs (index)",
                              "per call, random machine pairs", ask(fast), nothing));
+    if (c.has_attachments()) {
+        // The same pairs between adapters (issue 27): adapter r of one host
+        // to adapter r' of the other, r and r' from the pair's PEs; the
+        // leaves' distances are kept per leaf as they are asked.
+        std::vector<std::vector<AdapterEnd>> ends(c.num_machines());
+        for (std::uint32_t m = 0; m < c.num_machines(); ++m)
+            for (std::uint32_t p = 0; p < c.attachments(MachineId(m)).size(); ++p)
+                ends[m].push_back(AdapterEnd{MachineId(m), {p}});
+        AdapterDistances adapters(c);
+        const auto end_of = [&](PeId p, std::uint32_t salt) -> const AdapterEnd& {
+            const auto& e = ends[c.machine_of(p).value];
+            return e[(p.value + salt) % e.size()];
+        };
+        const auto ask_adapters = [&](PeId a, PeId b) -> std::uint64_t {
+            const MachineId ma = c.machine_of(a), mb = c.machine_of(b);
+            if (ends[ma.value].empty() || ends[mb.value].empty()) return 0;
+            const auto h = metric == Metric::Hops
+                               ? adapters.hops(end_of(a, b.value), end_of(b, a.value))
+                               : adapters.latency_ps(end_of(a, b.value), end_of(b, a.value));
+            return h ? static_cast<std::uint64_t>(h->value) : 0;
+        };
+        out.push_back(time_pairs(in, pairs, o, name + ", random adapter pairs",
+                                 "per call, one adapter of each machine of a random pair",
+                                 ask_adapters, nothing));
+    }
     const Pairs few(pairs.begin(),
                     pairs.begin() + std::min<std::size_t>(pairs.size(), search_queries(c, o)));
     out.push_back(time_pairs(in, few, o, name + ", random pairs (search)",

@@ -31,7 +31,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace nettopo {
@@ -94,9 +93,9 @@ private:
     std::optional<AdapterAnswer> best(const AdapterEnd& a, const AdapterEnd& b, bool by_hops);
 
     const Cluster* cluster_;
-    std::unordered_map<std::uint32_t, std::uint32_t> ordinal_; ///< peer vertex -> its ordinal
-    std::vector<VertexId> peers_;                              ///< by ordinal
-    std::vector<std::optional<Row>> rows_;                     ///< by ordinal, made on demand
+    std::vector<std::uint32_t> ordinal_;   ///< by vertex: its ordinal as a peer, or ~0u
+    std::vector<VertexId> peers_;          ///< by ordinal
+    std::vector<std::optional<Row>> rows_; ///< by ordinal, made on demand
     NetworkSearch search_;
 };
 

@@ -36,13 +36,15 @@ std::int64_t link_ps(const Cluster& c, MachineId m, VertexId peer) {
     return 0; // not reached: attachments follow links (Cluster::set_attachment_parts)
 }
 
-std::vector<Start> starts(const Cluster& c, const AdapterEnd& e) {
-    std::vector<Start> out;
+// Calls f with each way out of `e` (no allocation: the hottest loop).
+template <class F> void for_each_start(const Cluster& c, const AdapterEnd& e, F&& f) {
+    if (e.ports.empty()) {
+        f(Start{c.vertex(e.machine), 0, 0, no_port});
+        return;
+    }
     const auto all = c.attachments(e.machine);
     for (const std::uint32_t p : e.ports)
-        out.push_back({all[p].peer, 1, link_ps(c, e.machine, all[p].peer), p});
-    if (out.empty()) out.push_back({c.vertex(e.machine), 0, 0, no_port});
-    return out;
+        f(Start{all[p].peer, 1, link_ps(c, e.machine, all[p].peer), p});
 }
 
 } // namespace
@@ -122,12 +124,15 @@ std::optional<AdapterEnd> find_adapter_end(const Cluster& cluster, std::string_v
 }
 
 AdapterDistances::AdapterDistances(const Cluster& cluster)
-    : cluster_(&cluster), search_(cluster.network()) {
+    : cluster_(&cluster),
+      ordinal_(std::size_t{cluster.num_machines()} + cluster.num_switches(), no_port),
+      search_(cluster.network()) {
     for (std::uint32_t m = 0; m < cluster.num_machines(); ++m)
         for (const Attachment& a : cluster.attachments(MachineId(m)))
-            if (ordinal_.try_emplace(a.peer.value, static_cast<std::uint32_t>(peers_.size()))
-                    .second)
+            if (ordinal_[a.peer.value] == no_port) {
+                ordinal_[a.peer.value] = static_cast<std::uint32_t>(peers_.size());
                 peers_.push_back(a.peer);
+            }
     rows_.resize(peers_.size());
 }
 
@@ -145,9 +150,9 @@ const AdapterDistances::Row& AdapterDistances::row(std::uint32_t o) {
     while (left > 0) {
         const auto settled = search_.next_settled();
         if (!settled) break;
-        const auto it = ordinal_.find(settled->first.value);
-        if (it == ordinal_.end()) continue;
-        r.ps[it->second] = *search_.latency_ps(peers_[o], settled->first);
+        const std::uint32_t at = ordinal_[settled->first.value];
+        if (at == no_port) continue;
+        r.ps[at] = *search_.latency_ps(peers_[o], settled->first);
         --left;
     }
     rows_[o] = std::move(r);
@@ -158,26 +163,24 @@ std::optional<AdapterAnswer> AdapterDistances::best(const AdapterEnd& a, const A
                                                     bool by_hops) {
     if (a.machine == b.machine) return AdapterAnswer{0, no_port, no_port};
     std::optional<AdapterAnswer> out;
-    for (const Start& x : starts(*cluster_, a))
-        for (const Start& y : starts(*cluster_, b)) {
-            std::int64_t middle = -1;
-            const auto ox = ordinal_.find(x.vertex.value), oy = ordinal_.find(y.vertex.value);
-            if (x.vertex == cluster_->vertex(b.machine) ||
-                y.vertex == cluster_->vertex(a.machine)) {
+    const VertexId va = cluster_->vertex(a.machine), vb = cluster_->vertex(b.machine);
+    for_each_start(*cluster_, a, [&](const Start& x) {
+        for_each_start(*cluster_, b, [&](const Start& y) {
+            if (x.vertex == vb || y.vertex == va) {
                 // A host cabled straight to the other: that one link.
-                if (x.vertex != cluster_->vertex(b.machine) ||
-                    y.vertex != cluster_->vertex(a.machine))
-                    continue;
+                if (x.vertex != vb || y.vertex != va) return;
                 const std::int64_t v = by_hops ? 1 : x.ps;
                 if (!out || v < out->value) out = AdapterAnswer{v, x.port, y.port};
-                continue;
+                return;
             }
-            if (ox != ordinal_.end() && oy != ordinal_.end()) {
-                const Row& r = row(ox->second);
+            std::int64_t middle = -1;
+            const std::uint32_t ox = ordinal_[x.vertex.value], oy = ordinal_[y.vertex.value];
+            if (ox != no_port && oy != no_port) {
+                const Row& r = row(ox);
                 if (by_hops) {
-                    if (r.hops[oy->second] != unreachable) middle = r.hops[oy->second];
+                    if (r.hops[oy] != unreachable) middle = r.hops[oy];
                 } else {
-                    middle = r.ps[oy->second];
+                    middle = r.ps[oy];
                 }
             } else if (by_hops) {
                 const auto h = search_.hops(x.vertex, y.vertex);
@@ -185,10 +188,11 @@ std::optional<AdapterAnswer> AdapterDistances::best(const AdapterEnd& a, const A
             } else {
                 middle = search_.latency_ps(x.vertex, y.vertex).value_or(-1);
             }
-            if (middle < 0) continue;
+            if (middle < 0) return;
             const std::int64_t v = by_hops ? middle + x.hops + y.hops : middle + x.ps + y.ps;
             if (!out || v < out->value) out = AdapterAnswer{v, x.port, y.port};
-        }
+        });
+    });
     return out;
 }
 
