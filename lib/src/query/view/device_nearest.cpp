@@ -3,6 +3,7 @@
 // the others by the network from the device's first local PU.
 #include "nettopo/query/device_nearest.hpp"
 
+#include "nettopo/query/adapter_distance.hpp"
 #include "nettopo/query/allocation.hpp"
 
 #include <algorithm>
@@ -31,6 +32,32 @@ PeId device_origin(const Cluster& cluster, MachineDevice d) {
     return local.count ? local[0] : cluster.pes_of_machine(d.machine)[0];
 }
 
+// With the cluster's adapters: the other machines' PEs by the latency from
+// the device's own end (its ports, or its nearest cabled adapter's) to each
+// machine, in the order of `machines` on ties; nullopt when the device has
+// no end (no attachment leads out of it).
+std::optional<std::vector<NearPe>> by_adapter(const Cluster& cluster, MachineDevice d,
+                                              std::span<const MachineId> machines,
+                                              std::vector<NearPe> out, std::uint32_t k) {
+    const std::optional<AdapterEnd> from = device_end(cluster, d);
+    if (!from) return std::nullopt;
+    AdapterDistances distances(cluster);
+    std::vector<std::pair<std::int64_t, std::uint32_t>> order; // (ps, index in machines)
+    for (std::uint32_t i = 0; i < machines.size(); ++i) {
+        if (machines[i] == d.machine) continue;
+        if (const auto l = distances.latency_ps(*from, machine_end(cluster, machines[i])))
+            order.emplace_back(l->value, i);
+    }
+    std::sort(order.begin(), order.end());
+    for (const auto& [ps, i] : order) {
+        const PeRange pes = cluster.pes_of_machine(machines[i]);
+        for (std::uint32_t p = 0; p < pes.count && out.size() < k; ++p)
+            out.push_back({pes[p], picoseconds_to_ns(ps)});
+        if (out.size() >= k) break;
+    }
+    return out;
+}
+
 } // namespace
 
 std::vector<NearPe> nearest_to_device(QueryEngine& engine, MachineDevice d, std::uint32_t k) {
@@ -39,6 +66,11 @@ std::vector<NearPe> nearest_to_device(QueryEngine& engine, MachineDevice d, std:
     if (out.size() >= k) {
         out.resize(k);
         return out;
+    }
+    if (cluster.has_attachments()) {
+        std::vector<MachineId> all(cluster.num_machines());
+        for (std::uint32_t m = 0; m < all.size(); ++m) all[m] = MachineId(m);
+        if (auto near = by_adapter(cluster, d, all, out, k)) return std::move(*near);
     }
     // Other machines: their distance from the device is the network's from
     // its machine, the same from every local PE.
@@ -60,6 +92,8 @@ std::vector<NearPe> nearest_to_device_in_view(QueryEngine& engine, const JobView
         out.resize(k);
         return out;
     }
+    if (cluster.has_attachments())
+        if (auto near = by_adapter(cluster, d, view.machines(), out, k)) return std::move(*near);
     const PeRange mine = cluster.pes_of_machine(d.machine);
     const auto ask = static_cast<std::uint32_t>(
         std::min<std::uint64_t>(view.num_pes(), std::uint64_t{k} + (inside ? mine.count : 0)));
