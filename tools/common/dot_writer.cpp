@@ -8,6 +8,7 @@
 #include "common/dot_legend.hpp"
 #include "common/dot_rails.hpp"
 #include "nettopo/families/family.hpp"
+#include "nettopo/support/cpu_set_text.hpp"
 #include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
@@ -84,19 +85,6 @@ std::string most_common(const std::vector<std::string>& labels) {
             most = n;
         }
     return best;
-}
-
-// "0-3,5": rail numbers, ascending, as ranges.
-std::string number_ranges(const std::vector<std::uint32_t>& sorted) {
-    std::string s;
-    for (std::size_t i = 0; i < sorted.size();) {
-        std::size_t j = i;
-        while (j + 1 < sorted.size() && sorted[j + 1] == sorted[j] + 1) ++j;
-        if (!s.empty()) s += ',';
-        s += j == i ? fmt::format("{}", sorted[i]) : fmt::format("{}-{}", sorted[i], sorted[j]);
-        i = j + 1;
-    }
-    return s;
 }
 
 // A layered drawing with more edges than this says its most common labels
@@ -327,8 +315,8 @@ std::string switch_box_label(const Drawing& d, std::uint32_t g) {
         std::sort(rails.begin(), rails.end());
         rails.erase(std::unique(rails.begin(), rails.end()), rails.end());
         if (!rails.empty())
-            label +=
-                fmt::format("\n{} {}", rails.size() == 1 ? "rail" : "rails", number_ranges(rails));
+            label += fmt::format("\n{} {}", rails.size() == 1 ? "rail" : "rails",
+                                 format_cpu_list(rails));
     }
     if (d.internal_links[g] > 0)
         label += fmt::format("\n{} between them", counted(d.internal_links[g], "link"));

@@ -161,6 +161,16 @@ FileStamp file_stamp(const std::string& path) {
             std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec};
 }
 
+// The offsets of a per-machine record (identities, attachments): none, or
+// one per machine and one more, the last a count the file can hold.
+std::vector<std::uint64_t> read_machine_offsets(ArrayReader& in, std::uint32_t tag,
+                                                std::uint64_t machines) {
+    auto offsets = in.array<std::uint64_t>(tag, machines + 1);
+    if (!offsets.empty() && offsets.size() != machines + 1) in.fail(tag, "has a bad size");
+    if (!offsets.empty() && offsets.back() > in.file_size()) in.fail(tag, "holds a bad count");
+    return offsets;
+}
+
 // The machines' device identities (version 2): offsets by machine (none
 // when no machine has any), each identity's device, the lengths of its three
 // texts and the texts one after the other.
@@ -188,12 +198,8 @@ void write_identities(ArrayWriter& out, const Cluster& cluster) {
 }
 
 void read_identities(ArrayReader& in, Cluster& cluster) {
-    const std::uint64_t machines = cluster.num_machines();
-    auto offsets = in.array<std::uint64_t>(identity_offsets_tag, machines + 1);
-    if (!offsets.empty() && offsets.size() != machines + 1)
-        in.fail(identity_offsets_tag, "has a bad size");
+    auto offsets = read_machine_offsets(in, identity_offsets_tag, cluster.num_machines());
     const std::uint64_t count = offsets.empty() ? 0 : offsets.back();
-    if (count > in.file_size()) in.fail(identity_offsets_tag, "holds a bad count");
     auto devices = in.array<std::uint32_t>(identity_devices_tag, count);
     auto lengths = in.array<std::uint32_t>(identity_lengths_tag, 3 * count);
     const std::string text = in.text(identity_text_tag, in.file_size());
@@ -249,12 +255,8 @@ void write_attachments(ArrayWriter& out, const Cluster& cluster) {
 }
 
 void read_attachments(ArrayReader& in, Cluster& cluster) {
-    const std::uint64_t machines = cluster.num_machines();
-    auto offsets = in.array<std::uint64_t>(attachment_offsets_tag, machines + 1);
-    if (!offsets.empty() && offsets.size() != machines + 1)
-        in.fail(attachment_offsets_tag, "has a bad size");
+    auto offsets = read_machine_offsets(in, attachment_offsets_tag, cluster.num_machines());
     const std::uint64_t count = offsets.empty() ? 0 : offsets.back();
-    if (count > in.file_size()) in.fail(attachment_offsets_tag, "holds a bad count");
     auto lengths = in.array<std::uint32_t>(attachment_lengths_tag, count);
     const std::string text = in.text(attachment_text_tag, in.file_size());
     auto guids = in.array<std::uint64_t>(attachment_guids_tag, count);

@@ -35,21 +35,35 @@ const Cluster::Run& Cluster::run_of_node(NodeId n) const {
     return find_run(runs(), n.value, [](const Run& r) { return r.first_node; });
 }
 
+namespace {
+// Offsets of a per-machine CSR of `count` items (identities, attachments):
+// empty, or one per machine and one more, from 0 to `count`, ascending.
+// ValueError naming `what` otherwise. Returns whether it holds any item.
+bool check_machine_offsets(std::span<const std::uint64_t> offsets, std::size_t count,
+                           std::uint32_t machines, std::string_view what) {
+    if (offsets.empty()) {
+        if (count != 0) throw ValueError("", fmt::format("{} without their machines", what));
+        return false;
+    }
+    if (offsets.size() != std::uint64_t{machines} + 1 || offsets.front() != 0 ||
+        offsets.back() != count)
+        throw ValueError("", fmt::format("the {} do not match the machines", what));
+    for (std::uint32_t m = 0; m < machines; ++m)
+        if (offsets[m] > offsets[m + 1])
+            throw ValueError("", fmt::format("the {} are out of order", what));
+    return true;
+}
+} // namespace
+
 void Cluster::set_identity_parts(std::vector<std::uint64_t> offsets,
                                  std::vector<DeviceIdentity> identities) {
     const std::uint32_t machines = num_machines();
-    if (offsets.empty()) {
-        if (!identities.empty()) throw ValueError("", "device identities without their machines");
+    if (!check_machine_offsets(offsets, identities.size(), machines, "device identities")) {
         identity_offsets_.clear();
         identities_.clear();
         return;
     }
-    if (offsets.size() != std::uint64_t{machines} + 1 || offsets.front() != 0 ||
-        offsets.back() != identities.size())
-        throw ValueError("", "the device identities do not match the machines");
     for (std::uint32_t m = 0; m < machines; ++m) {
-        if (offsets[m] > offsets[m + 1])
-            throw ValueError("", "the device identities are out of order");
         const std::size_t devices = type(type_of(MachineId(m))).tree().devices().size();
         for (std::uint64_t i = offsets[m]; i < offsets[m + 1]; ++i) {
             const DeviceIdentity& d = identities[i];
@@ -69,27 +83,20 @@ void Cluster::set_identity_parts(std::vector<std::uint64_t> offsets,
 void Cluster::set_attachment_parts(std::vector<std::uint64_t> offsets,
                                    std::vector<Attachment> attachments) {
     const std::uint32_t machines = num_machines();
-    if (offsets.empty()) {
-        if (!attachments.empty())
-            throw ValueError("", "adapter attachments without their machines");
+    if (!check_machine_offsets(offsets, attachments.size(), machines, "adapter attachments")) {
         attachment_offsets_.clear();
         attachments_.clear();
         return;
     }
-    if (offsets.size() != std::uint64_t{machines} + 1 || offsets.front() != 0 ||
-        offsets.back() != attachments.size())
-        throw ValueError("", "the adapter attachments do not match the machines");
     const std::uint64_t vertices = std::uint64_t{machines} + num_switches();
     for (std::uint32_t m = 0; m < machines; ++m) {
-        if (offsets[m] > offsets[m + 1])
-            throw ValueError("", "the adapter attachments are out of order");
         const std::string_view host = machine_name(MachineId(m));
         const auto near = network_.neighbors(VertexId(m));
         for (std::uint64_t i = offsets[m]; i < offsets[m + 1]; ++i) {
             const Attachment& a = attachments[i];
             if (a.device.empty())
-                throw ValueError("", fmt::format("machine {} has an adapter without a device name",
-                                                 host));
+                throw ValueError(
+                    "", fmt::format("machine {} has an adapter without a device name", host));
             if (const std::string problem = name_problem(a.device); !problem.empty())
                 throw ValueError("", fmt::format("machine {} has an adapter whose device name {}",
                                                  host, problem));
