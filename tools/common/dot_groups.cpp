@@ -2,6 +2,7 @@
 #include "common/dot_groups.hpp"
 
 #include "common/dot_layout.hpp"
+#include "nettopo/model/host_units.hpp"
 #include "nettopo/support/detail/text.hpp"
 #include "nettopo/support/error.hpp"
 #include "nettopo/support/hostlist.hpp"
@@ -36,32 +37,31 @@ std::string range_text(double lo, double hi) {
                     : fmt::format("{}-{}", format_number(lo), format_number(hi));
 }
 
-// The machines: by (switches, type, highlight), in order of their first machine.
+// The machines: by unit (host_units: the same switches), type and
+// highlight, in order of their first machine; machines with a cable to
+// another machine are drawn alone.
 void group_machines(const Cluster& c, const DotHighlight* lit, DotGroups& d) {
     const Network& net = c.network();
     d.group_of.assign(c.num_machines(), no_group);
-    std::map<std::tuple<std::vector<std::uint32_t>, std::uint32_t, bool>, std::uint32_t> index;
-    std::vector<std::uint32_t> switches;
+    const std::vector<HostUnit> units = host_units(c);
+    std::vector<std::uint32_t> unit_of(c.num_machines());
+    for (std::uint32_t u = 0; u < units.size(); ++u)
+        for (const MachineId m : units[u].machines) unit_of[m.value] = u;
+    std::map<std::tuple<std::uint32_t, std::uint32_t, bool>, std::uint32_t> index;
     for (std::uint32_t m = 0; m < c.num_machines(); ++m) {
         const VertexId v(m);
-        switches.clear();
-        bool only_switches = net.degree(v) > 0;
-        for (VertexId u : net.neighbors(v)) {
-            if (net.is_machine(u)) {
-                only_switches = false;
-                break;
-            }
-            switches.push_back(c.switch_of_vertex(u).value);
-        }
-        if (!only_switches) continue;
-        std::sort(switches.begin(), switches.end()); // switch ids follow vertex ids
+        const auto near = net.neighbors(v);
+        if (near.empty() ||
+            std::any_of(near.begin(), near.end(), [&](VertexId u) { return net.is_machine(u); }))
+            continue;
         const TypeId t = c.type_of(MachineId(m));
         const bool on = !lit || lit->vertices[m];
-        const auto [at, added] =
-            index.try_emplace({switches, t.value, on}, static_cast<std::uint32_t>(d.groups.size()));
+        const auto [at, added] = index.try_emplace({unit_of[m], t.value, on},
+                                                   static_cast<std::uint32_t>(d.groups.size()));
         if (added) {
             d.groups.emplace_back();
-            d.groups.back().switches = switches;
+            for (const SwitchId s : units[unit_of[m]].switches)
+                d.groups.back().switches.push_back(s.value);
             d.groups.back().type = t;
             d.groups.back().lit = on;
             d.groups.back().first = m;
